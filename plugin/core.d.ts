@@ -1,0 +1,58 @@
+// The wasm boundary, as seen from JS (plugin/core.js wraps the generated bindings in plugin/wasm/).
+// The core is pure: it never reads the clock, the filesystem or the environment. Everything it stamps
+// comes in through CoreContext and `now`. It never throws for any input: what it cannot keep faithfully
+// in the main file comes back with target "quarantine".
+
+/** Stamps gathered by the JS edge. Keys are written in this order after the supplied members; null,
+ *  undefined and "" are skipped. A stamp whose key the caller supplied is not written (the caller's
+ *  value stands). */
+export interface CoreContext {
+  /** How the entry was captured: "cli", "agent", "auto", "mcp". Written as `capture`. */
+  capture: string;
+  /** pwd, repo, git_dir, origin, head, branch, session, model, agent, and any other string stamps. */
+  stamps?: Record<string, string | null | undefined>;
+}
+
+export interface CoreOptions {
+  /** Secret redaction; on unless explicitly false. */
+  redact?: boolean;
+  /** Extra redaction patterns (regular expressions), each reported as rule `custom:<index>`. */
+  redactPatterns?: string[];
+  /** Literals that are never redacted. */
+  allow?: string[];
+  /** Patterns (regular expressions) whose matches are never redacted. */
+  allowPatterns?: string[];
+}
+
+export interface CoreOutcome {
+  /** One complete JSONL line, ending in "\n", to be written with a single write(). */
+  line: string;
+  /** "main": the recordings file; "quarantine": the sibling `<stem>.quarantine.jsonl`. */
+  target: "main" | "quarantine";
+  /** The entry id written in the line (the caller's own `eid` if it supplied one). */
+  eid: string;
+  /** How the input was read: "json", "json-value", "loose", "text", "empty", "quarantine", "piece", "marker". */
+  style: string;
+  /** Why the entry went to quarantine (absent for "main"). */
+  reason?: string;
+  /** Non-fatal remarks, e.g. "relaxed JSON repaired; verbatim input kept in raw". */
+  warnings: string[];
+  /** How many secrets were replaced by markers. */
+  redactions: number;
+}
+
+export class Recorder {
+  /** Compiles the options (redaction rules). Bad options never throw: they are reported in `warnings`. */
+  constructor(options?: CoreOptions);
+  readonly warnings: string[];
+  /** Renders the context once; later calls of record() reuse it until the next setContext(). */
+  setContext(context: CoreContext): void;
+  /** Turns any input into one stamped line. `now` is milliseconds since the Unix epoch (Date.now()).
+   *  A Uint8Array may hold bytes that are not UTF-8 (they are quarantined losslessly, base64). */
+  record(input: string | Uint8Array, now: number): CoreOutcome;
+  /** For inputs over the size bound: one bounded piece of the input, as a quarantine line that carries
+   *  `eid`, `piece` (0-based index), `pieces` and `bytes` (the whole input's size). */
+  piece(chunk: Uint8Array, now: number, eid: string, index: number, count: number, totalBytes: number): CoreOutcome;
+  /** The main-file marker for an oversized input whose pieces went to quarantine under `eid`. */
+  marker(now: number, eid: string, count: number, totalBytes: number): CoreOutcome;
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what the build needs, idempotently: the wasm32 target and the wasm-bindgen CLI at exactly the
+# version Cargo.lock pins for the wasm-bindgen crate (a mismatch fails with "schema versions must exactly
+# match"). The CLI is built from the crate registry into .tools/, since GitHub downloads (wasm-pack's
+# default) are unreachable here. Takes ~2-3 min the first time, ~0.1 s afterwards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  rustup target add wasm32-unknown-unknown
+fi
+
+want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+have=$(.tools/bin/wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  echo "setup: building wasm-bindgen-cli $want into .tools/ (one-time, a few minutes)" >&2
+  # --locked is left off on purpose: a transitive dependency's locked version is missing from this registry.
+  cargo install wasm-bindgen-cli --version "$want" --root .tools --force >&2
+fi
