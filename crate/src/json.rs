@@ -1,0 +1,389 @@
+//! Strict JSON scanning that keeps the caller's bytes.
+//!
+//! The scanner never builds a tree and never re-serialises: it validates RFC 8259 grammar and copies the
+//! input to a buffer with only the insignificant whitespace outside strings removed (a recording must be
+//! one line). Strings, number spellings, escapes and duplicate keys pass through byte for byte. Nesting is
+//! tracked with an explicit stack, so depth is bounded by memory, not by the call stack.
+
+use std::ops::Range;
+
+/// A valid JSON text, minified, with the top-level members located when it is an object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scanned {
+    /// The minified text.
+    pub text: String,
+    /// For a top-level object: each member's key (with its quotes, as written) and value, as ranges of `text`.
+    /// `None` when the value is not an object.
+    pub members: Option<Vec<Member>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    pub key: Range<usize>,
+    pub value: Range<usize>,
+}
+
+impl Scanned {
+    pub fn key(&self, m: &Member) -> &str {
+        &self.text[m.key.clone()]
+    }
+    pub fn value(&self, m: &Member) -> &str {
+        &self.text[m.value.clone()]
+    }
+}
+
+/// Why a text is not valid JSON, with the byte offset where the scanner gave up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScanError {
+    pub offset: usize,
+    pub what: &'static str,
+}
+
+impl std::fmt::Display for ScanError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} at byte {}", self.what, self.offset)
+    }
+}
+
+/// Scans a whole text: one JSON value, optionally surrounded by whitespace.
+pub fn scan(text: &str) -> Result<Scanned, ScanError> {
+    let (scanned, end) = scan_prefix(text, 0)?;
+    let rest = skip_ws(text.as_bytes(), end);
+    if rest != text.len() {
+        return Err(ScanError { offset: rest, what: "unexpected text after the JSON value" });
+    }
+    Ok(scanned)
+}
+
+/// Scans one JSON value starting at `start` (leading whitespace allowed) and returns it with the offset
+/// just past it. Text after the value is not looked at.
+pub fn scan_prefix(text: &str, start: usize) -> Result<(Scanned, usize), ScanError> {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len().saturating_sub(start));
+    let mut stack: Vec<u8> = Vec::new();
+    let mut members: Option<Vec<Member>> = None;
+    let mut key_start = 0usize;
+    let mut key_end = 0usize;
+    let mut value_start = 0usize;
+    let mut state = State::Value;
+    let mut i = start;
+
+    loop {
+        i = skip_ws(b, i);
+        match state {
+            State::Value => {
+                let Some(&c) = b.get(i) else { return Err(err(i, "unexpected end of input, a value was expected")) };
+                match c {
+                    b'{' | b'[' => {
+                        if stack.is_empty() && c == b'{' {
+                            members = Some(Vec::new());
+                        }
+                        stack.push(c);
+                        out.push(c as char);
+                        i = skip_ws(b, i + 1);
+                        let close = if c == b'{' { b'}' } else { b']' };
+                        if b.get(i) == Some(&close) {
+                            stack.pop();
+                            out.push(close as char);
+                            i += 1;
+                            state = State::After;
+                        } else {
+                            state = if c == b'{' { State::Key } else { State::Value };
+                        }
+                        continue;
+                    }
+                    b'"' => i = copy_string(text, i, &mut out)?,
+                    b'-' | b'0'..=b'9' => i = copy_number(text, i, &mut out)?,
+                    b't' => i = copy_literal(text, i, "true", &mut out)?,
+                    b'f' => i = copy_literal(text, i, "false", &mut out)?,
+                    b'n' => i = copy_literal(text, i, "null", &mut out)?,
+                    _ => return Err(err(i, "a JSON value was expected")),
+                }
+                state = State::After;
+            }
+            State::After => {
+                if stack.len() == 1 {
+                    if let Some(ms) = members.as_mut() {
+                        if value_start > 0 || key_end > 0 {
+                            ms.push(Member { key: key_start..key_end, value: value_start..out.len() });
+                            value_start = 0;
+                            key_end = 0;
+                        }
+                    }
+                }
+                let Some(&top) = stack.last() else { break };
+                match b.get(i) {
+                    Some(b',') => {
+                        out.push(',');
+                        i += 1;
+                        state = if top == b'{' { State::Key } else { State::Value };
+                    }
+                    Some(b'}') if top == b'{' => {
+                        stack.pop();
+                        out.push('}');
+                        i += 1;
+                    }
+                    Some(b']') if top == b'[' => {
+                        stack.pop();
+                        out.push(']');
+                        i += 1;
+                    }
+                    Some(_) => return Err(err(i, "expected ',' or a closing bracket")),
+                    None => return Err(err(i, "unexpected end of input inside a container")),
+                }
+            }
+            State::Key => {
+                if b.get(i) != Some(&b'"') {
+                    return Err(err(i, "expected a string key"));
+                }
+                let top_level = stack.len() == 1;
+                let start_at = out.len();
+                i = copy_string(text, i, &mut out)?;
+                if top_level {
+                    key_start = start_at;
+                    key_end = out.len();
+                }
+                state = State::Colon;
+            }
+            State::Colon => {
+                if b.get(i) != Some(&b':') {
+                    return Err(err(i, "expected ':' after a key"));
+                }
+                out.push(':');
+                i += 1;
+                if stack.len() == 1 {
+                    value_start = out.len();
+                }
+                state = State::Value;
+            }
+        }
+    }
+    Ok((Scanned { text: out, members }, i))
+}
+
+#[derive(Clone, Copy)]
+enum State {
+    Value,
+    After,
+    Key,
+    Colon,
+}
+
+fn err(offset: usize, what: &'static str) -> ScanError {
+    ScanError { offset, what }
+}
+
+pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Copies a string token (starting at its opening quote) verbatim and returns the offset past it.
+fn copy_string(text: &str, start: usize, out: &mut String) -> Result<usize, ScanError> {
+    let end = string_end(text.as_bytes(), start)?;
+    out.push_str(&text[start..end]);
+    Ok(end)
+}
+
+/// Validates a string token and returns the offset just past its closing quote.
+pub(crate) fn string_end(b: &[u8], start: usize) -> Result<usize, ScanError> {
+    let mut i = start + 1;
+    loop {
+        match b.get(i) {
+            None => return Err(err(i, "unterminated string")),
+            Some(b'"') => return Ok(i + 1),
+            Some(b'\\') => {
+                match b.get(i + 1) {
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
+                    Some(b'u') => {
+                        let hex = b.get(i + 2..i + 6).ok_or_else(|| err(i, "unterminated \\u escape"))?;
+                        if !hex.iter().all(u8::is_ascii_hexdigit) {
+                            return Err(err(i, "invalid \\u escape"));
+                        }
+                        i += 6;
+                    }
+                    _ => return Err(err(i, "invalid escape in string")),
+                }
+            }
+            Some(&c) if c < 0x20 => return Err(err(i, "control character inside a string")),
+            Some(_) => i += 1,
+        }
+    }
+}
+
+fn copy_number(text: &str, start: usize, out: &mut String) -> Result<usize, ScanError> {
+    let b = text.as_bytes();
+    let mut i = start;
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => i = digits(b, i),
+        _ => return Err(err(i, "invalid number")),
+    }
+    if b.get(i) == Some(&b'.') {
+        let j = digits(b, i + 1);
+        if j == i + 1 {
+            return Err(err(i, "invalid number: digits expected after '.'"));
+        }
+        i = j;
+    }
+    if let Some(b'e' | b'E') = b.get(i) {
+        i += 1;
+        if let Some(b'+' | b'-') = b.get(i) {
+            i += 1;
+        }
+        let j = digits(b, i);
+        if j == i {
+            return Err(err(i, "invalid number: digits expected in exponent"));
+        }
+        i = j;
+    }
+    out.push_str(&text[start..i]);
+    Ok(i)
+}
+
+fn digits(b: &[u8], mut i: usize) -> usize {
+    while let Some(b'0'..=b'9') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+fn copy_literal(text: &str, start: usize, lit: &'static str, out: &mut String) -> Result<usize, ScanError> {
+    if text.as_bytes().get(start..start + lit.len()) == Some(lit.as_bytes()) {
+        out.push_str(lit);
+        Ok(start + lit.len())
+    } else {
+        Err(err(start, "invalid literal"))
+    }
+}
+
+/// Decodes a JSON string token (with its quotes) to its text. `None` if it is not a valid token or holds a
+/// lone surrogate escape.
+pub fn decode_string(token: &str) -> Option<String> {
+    if !token.contains('\\') {
+        return token.strip_prefix('"')?.strip_suffix('"').map(str::to_owned);
+    }
+    serde_json::from_str::<String>(token).ok()
+}
+
+/// Encodes text as a JSON string token.
+pub fn encode_string(s: &str, out: &mut String) {
+    out.push('"');
+    let mut last = 0;
+    for (i, c) in s.char_indices() {
+        let esc: Option<&str> = match c {
+            '"' => Some("\\\""),
+            '\\' => Some("\\\\"),
+            '\n' => Some("\\n"),
+            '\r' => Some("\\r"),
+            '\t' => Some("\\t"),
+            '\u{08}' => Some("\\b"),
+            '\u{0c}' => Some("\\f"),
+            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => None,
+            _ => continue,
+        };
+        out.push_str(&s[last..i]);
+        match esc {
+            Some(e) => out.push_str(e),
+            None => {
+                use std::fmt::Write;
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+        }
+        last = i + c.len_utf8();
+    }
+    out.push_str(&s[last..]);
+    out.push('"');
+}
+
+pub fn string_token(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    encode_string(s, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (input, minified output)
+    const VALID: &[(&str, &str)] = &[
+        ("{}", "{}"),
+        ("{ }", "{}"),
+        ("[]", "[]"),
+        ("  {\"a\" : 1 }  ", "{\"a\":1}"),
+        ("{\"a\":1.0,\"b\":1e5,\"c\":123456789012345678901234567890}", "{\"a\":1.0,\"b\":1e5,\"c\":123456789012345678901234567890}"),
+        ("{\"a\":\"\\u00e9\\/ x\"}", "{\"a\":\"\\u00e9\\/ x\"}"),
+        ("{\"a\":1,\"a\":2}", "{\"a\":1,\"a\":2}"),
+        ("{\n  \"s\": {\"x\": [1, 2, {\"y\": null}]},\n  \"t\": true\n}", "{\"s\":{\"x\":[1,2,{\"y\":null}]},\"t\":true}"),
+        ("\"just a string\"", "\"just a string\""),
+        ("-0.5E-3", "-0.5E-3"),
+        ("{\"k\":\"lone \\ud800 escape\"}", "{\"k\":\"lone \\ud800 escape\"}"),
+        ("{\"é\":\"ü ✓\"}", "{\"é\":\"ü ✓\"}"),
+    ];
+
+    const INVALID: &[&str] = &[
+        "",
+        "{",
+        "{\"note\": \"unterminated",
+        "{\"a\" 1}",
+        "{\"a\":1,}",
+        "[1,]",
+        "{a:1}",
+        "{\"a\":01}",
+        "{\"a\":1.}",
+        "{\"a\":\"x\ny\"}",
+        "{\"a\":\"\\x\"}",
+        "{\"a\":tru}",
+        "{} {}",
+        "[1}",
+        "{\"a\":1]",
+    ];
+
+    #[test]
+    fn valid_texts_minify_verbatim() {
+        for (input, want) in VALID {
+            let got = scan(input).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+            assert_eq!(got.text, *want, "input {input:?}");
+        }
+    }
+
+    #[test]
+    fn invalid_texts_are_errors() {
+        for input in INVALID {
+            assert!(scan(input).is_err(), "accepted {input:?}");
+        }
+    }
+
+    #[test]
+    fn members_are_located_in_order_with_duplicates() {
+        let s = scan("{ \"b\" : [1, {\"x\":2}], \"a\":\"v\", \"b\": 3 }").unwrap();
+        let ms = s.members.as_ref().unwrap();
+        let pairs: Vec<(&str, &str)> = ms.iter().map(|m| (s.key(m), s.value(m))).collect();
+        assert_eq!(pairs, vec![("\"b\"", "[1,{\"x\":2}]"), ("\"a\"", "\"v\""), ("\"b\"", "3")]);
+        assert!(scan("[1,2]").unwrap().members.is_none());
+        assert_eq!(scan("{}").unwrap().members, Some(vec![]));
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let depth = 200_000;
+        let text = format!("{{\"d\":{}{}}}", "[".repeat(depth), "]".repeat(depth));
+        let s = scan(&text).unwrap();
+        assert_eq!(s.members.unwrap().len(), 1);
+    }
+
+    #[test]
+    fn encode_then_decode_round_trips() {
+        for s in ["", "plain", "quote \" back \\ nl \n tab \t", "\u{1}\u{1f}", "é ✓ 😅", "\u{2028}"] {
+            let tok = string_token(s);
+            assert!(scan(&tok).is_ok(), "{tok}");
+            assert_eq!(decode_string(&tok).as_deref(), Some(s));
+        }
+    }
+}

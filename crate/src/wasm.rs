@@ -1,0 +1,147 @@
+//! The wasm boundary: every `#[wasm_bindgen]` export lives here and only converts types and calls the
+//! core. The JS-facing contract, field by field, is `plugin/core.d.ts`.
+
+use js_sys::{Array, JsString, Object, Reflect, Uint8Array};
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+
+use crate::entry::{self, Context, Input, Outcome};
+use crate::redact::{RedactOptions, Redactor};
+
+#[wasm_bindgen]
+extern "C" {
+    /// A JS string, seen through the one method we need from it.
+    #[wasm_bindgen(extends = JsString)]
+    type WellFormed;
+    /// `String.prototype.isWellFormed` (Node 20, Bun): false when a lone surrogate is present.
+    #[wasm_bindgen(method, js_name = isWellFormed)]
+    fn is_well_formed(this: &WellFormed) -> bool;
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct OptionsIn {
+    redact: Option<bool>,
+    redact_patterns: Vec<String>,
+    allow: Vec<String>,
+    allow_patterns: Vec<String>,
+}
+
+#[wasm_bindgen]
+pub struct Recorder {
+    redactor: Redactor,
+    ctx: Context,
+    warnings: Vec<String>,
+    /// Random bytes drawn in batches: one `crypto.getRandomValues` call costs ~2 us from wasm in Node,
+    /// as much as the rest of a small entry (see ../shared/TOOLCHAIN.md).
+    pool: [u8; 256],
+    used: usize,
+    /// Mixed into ids when the platform's random source fails (it should not).
+    fallback: u64,
+}
+
+#[wasm_bindgen]
+impl Recorder {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Recorder {
+        let mut warnings = Vec::new();
+        let opts: OptionsIn = if options.is_undefined() || options.is_null() {
+            OptionsIn::default()
+        } else {
+            serde_wasm_bindgen::from_value(options).unwrap_or_else(|e| {
+                warnings.push(format!("options not understood ({e}); defaults used"));
+                OptionsIn::default()
+            })
+        };
+        let (redactor, more) = Redactor::new(&RedactOptions {
+            enabled: opts.redact.unwrap_or(true),
+            patterns: opts.redact_patterns,
+            allow: opts.allow,
+            allow_patterns: opts.allow_patterns,
+        });
+        warnings.extend(more);
+        Recorder { redactor, ctx: Context::default(), warnings, pool: [0; 256], used: 256, fallback: 0 }
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+
+    #[wasm_bindgen(js_name = setContext)]
+    pub fn set_context(&mut self, context: JsValue) {
+        let capture = Reflect::get(&context, &"capture".into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+        let mut stamps = Vec::new();
+        if let Ok(obj) = Reflect::get(&context, &"stamps".into()) {
+            if obj.is_object() {
+                for pair in Object::entries(obj.unchecked_ref::<Object>()).iter() {
+                    let pair: Array = pair.unchecked_into();
+                    if let (Some(k), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
+                        stamps.push((k, v));
+                    }
+                }
+            }
+        }
+        self.ctx = Context { capture, stamps };
+    }
+
+    pub fn record(&mut self, input: JsValue, now: f64) -> JsValue {
+        let random = self.random(now);
+        let out = if let Some(s) = input.dyn_ref::<JsString>() {
+            if s.unchecked_ref::<WellFormed>().is_well_formed() {
+                let text = s.as_string().unwrap_or_default();
+                entry::record(Input::Text(&text), now, random, &self.ctx, &self.redactor)
+            } else {
+                let units: Vec<u16> = s.iter().collect();
+                entry::record(Input::Utf16(&units), now, random, &self.ctx, &self.redactor)
+            }
+        } else if let Some(bytes) = input.dyn_ref::<Uint8Array>() {
+            entry::record(Input::Bytes(&bytes.to_vec()), now, random, &self.ctx, &self.redactor)
+        } else {
+            let mut out = entry::record(Input::Text(""), now, random, &self.ctx, &self.redactor);
+            out.warnings.push("input was neither a string nor bytes; recorded as empty".into());
+            out
+        };
+        to_js(out)
+    }
+
+    pub fn piece(&self, chunk: &[u8], now: f64, eid: &str, index: u32, count: u32, total_bytes: f64) -> JsValue {
+        to_js(entry::piece(chunk, now, eid, index, count, total_bytes, &self.ctx, &self.redactor))
+    }
+
+    pub fn marker(&self, now: f64, eid: &str, count: u32, total_bytes: f64) -> JsValue {
+        to_js(entry::marker(now, eid, count, total_bytes, &self.ctx, &self.redactor))
+    }
+
+    fn random(&mut self, now: f64) -> [u8; 8] {
+        if self.used + 8 > self.pool.len() {
+            if getrandom::fill(&mut self.pool).is_err() {
+                // Not expected (crypto.getRandomValues exists in Node >= 19 and Bun); still never fail.
+                self.fallback = self.fallback.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                return (self.fallback ^ (now as u64).rotate_left(17)).to_be_bytes();
+            }
+            self.used = 0;
+        }
+        let mut buf = [0u8; 8];
+        buf.copy_from_slice(&self.pool[self.used..self.used + 8]);
+        self.used += 8;
+        buf
+    }
+}
+
+fn to_js(out: Outcome) -> JsValue {
+    let obj = Object::new();
+    let set = |k: &str, v: JsValue| {
+        let _ = Reflect::set(&obj, &k.into(), &v);
+    };
+    set("line", out.line.into());
+    set("target", out.target.as_str().into());
+    set("eid", out.eid.into());
+    set("style", out.style.into());
+    if let Some(r) = out.reason {
+        set("reason", r.into());
+    }
+    set("warnings", out.warnings.iter().map(JsValue::from).collect::<Array>().into());
+    set("redactions", (out.redactions as f64).into());
+    obj.into()
+}
