@@ -436,3 +436,137 @@ impl<'s> Line<'s> {
         Outcome { line: self.out, target, eid: self.eid, style, reason, warnings, redactions }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::redact::RedactOptions;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    const NOW: f64 = 1_796_459_013_120.0;
+    const RANDOM: [u8; 8] = [0, 0, 0, 0, 0, 0, 0, 32];
+    const HEAD: &str = r#"{"ts":"2026-12-05T08:23:33.120Z","eid":"0000000000010","#;
+    const STAMPS: &str = r#""capture":"cli","pwd":"/w","repo":"r"}"#;
+
+    fn ctx() -> Context {
+        Context { capture: "cli".into(), stamps: vec![("pwd".into(), "/w".into()), ("repo".into(), "r".into()), ("session".into(), String::new())] }
+    }
+
+    fn off() -> Redactor {
+        Redactor::new(&RedactOptions { enabled: false, ..Default::default() }).0
+    }
+
+    fn run(input: &str) -> Outcome {
+        record(Input::Text(input), NOW, RANDOM, &ctx(), &off())
+    }
+
+    /// (input, style, the line between the ts/eid head and the stamps)
+    const MAIN: &[(&str, &str, &str)] = &[
+        (r#"{"note": "hi",  "n": 1.0, "s": "\u00e9\/", "n": 1e5}"#, "json", r#""note":"hi","n":1.0,"s":"\u00e9\/","n":1e5,"#),
+        ("{\n  \"sentiment\": {\"fixed\": true},\n  \"big\": 123456789012345678901234567890\n}", "json", r#""sentiment":{"fixed":true},"big":123456789012345678901234567890,"#),
+        (r#"{"sentiment": null}"#, "json", r#""sentiment":null,"#),
+        ("{}", "json", ""),
+        ("[1, \"two\"]", "json-value", r#""value":[1,"two"],"#),
+        ("\"just a string\"", "json-value", r#""value":"just a string","#),
+        ("42", "json-value", r#""value":42,"#),
+        ("category=bad judgement | finding: skipped tests {grade: F}", "loose",
+            r#""category":"bad judgement","finding":"skipped tests","grade":"F","raw":"category=bad judgement | finding: skipped tests {grade: F}","#),
+        ("Broke main. sentiment: guilt, relief", "text", r#""note":"Broke main.","sentiment":"guilt, relief","raw":"Broke main. sentiment: guilt, relief","#),
+        ("plain words", "text", r#""note":"plain words","raw":"plain words","#),
+        ("  ", "empty", r#""raw":"  ","#),
+        ("{note: 'lenient', grade: F,}", "loose", r#""note":"lenient","grade":"F","raw":"{note: 'lenient', grade: F,}","#),
+        (r#"{"a": 1} and then some prose"#, "loose", r#""a":1,"note":"and then some prose","raw":"{\"a\": 1} and then some prose","#),
+        ("raw=mine | note: also mine", "loose", r#""raw":"mine","note":"also mine","_raw":"raw=mine | note: also mine","#),
+        ("[WIP] half done", "text", r#""note":"[WIP] half done","raw":"[WIP] half done","#),
+    ];
+
+    #[test]
+    fn main_file_lines() {
+        for (input, style, body) in MAIN {
+            let out = run(input);
+            assert_eq!(out.target, Target::Main, "{input:?}");
+            assert_eq!(out.style, *style, "{input:?}");
+            assert_eq!(out.line, format!("{HEAD}{body}{STAMPS}\n"), "{input:?}");
+            assert_eq!(out.eid, "0000000000010");
+            assert!(crate::json::scan(out.line.trim_end()).is_ok(), "{input:?}");
+        }
+    }
+
+    #[test]
+    fn caller_values_stand_once() {
+        let out = run(r#"{"eid":"mine","t\u0073":"2020-01-01","capture":"by-hand","pwd":"/elsewhere","x":1}"#);
+        assert_eq!(
+            out.line,
+            "{\"eid\":\"mine\",\"t\\u0073\":\"2020-01-01\",\"capture\":\"by-hand\",\"pwd\":\"/elsewhere\",\"x\":1,\"repo\":\"r\"}\n"
+        );
+        assert_eq!(out.eid, "mine");
+    }
+
+    /// (input, reason starts with)
+    const QUARANTINED: &[(&str, &str)] = &[
+        (r#"{"note": "unterminated"#, "starts like a JSON object but is not valid JSON (unterminated string"),
+        ("{", "starts like a JSON object"),
+        ("{a}", "starts like a JSON object"),
+    ];
+
+    #[test]
+    fn broken_json_is_quarantined_verbatim() {
+        for (input, reason) in QUARANTINED {
+            let out = run(input);
+            assert_eq!(out.target, Target::Quarantine, "{input:?}");
+            assert!(out.reason.as_deref().unwrap().starts_with(reason), "{input:?}: {:?}", out.reason);
+            let v: serde_json::Value = serde_json::from_str(&out.line).unwrap();
+            assert_eq!(v["raw"], *input);
+            assert!(out.line.starts_with(HEAD));
+        }
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_kept_as_base64() {
+        let bytes = b"caf\xe9 \xff tail";
+        let out = record(Input::Bytes(bytes), NOW, RANDOM, &ctx(), &off());
+        assert_eq!(out.target, Target::Quarantine);
+        let v: serde_json::Value = serde_json::from_str(&out.line).unwrap();
+        assert_eq!(v["raw_b64"], crate::b64::encode(bytes));
+        assert_eq!(v["raw_encoding"], "utf-8");
+        assert_eq!(v["preview"], "caf\u{fffd} \u{fffd} tail");
+        // Valid UTF-8 bytes are read like text.
+        let ok = record(Input::Bytes("{\"a\":1}".as_bytes()), NOW, RANDOM, &ctx(), &off());
+        assert_eq!(ok.style, "json");
+    }
+
+    #[test]
+    fn lone_surrogates_are_kept_as_utf16le() {
+        let units: Vec<u16> = vec![0x61, 0xD800, 0x62];
+        let out = record(Input::Utf16(&units), NOW, RANDOM, &ctx(), &off());
+        assert_eq!(out.target, Target::Quarantine);
+        assert!(out.reason.as_deref().unwrap().contains("code unit 1"));
+        let v: serde_json::Value = serde_json::from_str(&out.line).unwrap();
+        assert_eq!(v["raw_b64"], crate::b64::encode(&[0x61, 0, 0x00, 0xD8, 0x62, 0]));
+        assert_eq!(v["raw_encoding"], "utf-16le");
+    }
+
+    #[test]
+    fn oversized_pieces_and_marker_share_the_eid() {
+        let p = piece(b"first piece", NOW, "bigbigbigbig1", 0, 3, 40_000_000.0, &ctx(), &off());
+        assert_eq!(p.target, Target::Quarantine);
+        assert_eq!(p.style, "piece");
+        assert!(p.line.starts_with(r#"{"ts":"2026-12-05T08:23:33.120Z","eid":"bigbigbigbig1","piece":0,"pieces":3,"bytes":40000000,"reason":"#), "{}", p.line);
+        let m = marker(NOW, "bigbigbigbig1", 3, 40_000_000.0, &ctx(), &off());
+        assert_eq!(m.target, Target::Main);
+        assert_eq!(m.eid, "bigbigbigbig1");
+        let v: serde_json::Value = serde_json::from_str(&m.line).unwrap();
+        assert_eq!(v["oversized"], true);
+        assert_eq!(v["pieces"], 3);
+    }
+
+    #[test]
+    fn deep_nesting_keeps_the_entry() {
+        let depth = 100_000;
+        let input = format!("{{\"deep\":{}{}}}", "[".repeat(depth), "]".repeat(depth));
+        let out = run(&input);
+        assert_eq!(out.style, "json");
+        assert!(out.line.contains(&input[1..input.len() - 1]));
+    }
+}

@@ -310,6 +310,8 @@ pub fn string_token(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// (input, minified output)
     const VALID: &[(&str, &str)] = &[

@@ -22,6 +22,6 @@ pub mod stamp;
 pub mod redact;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use entry::{record, Context, Input, Outcome, Target};

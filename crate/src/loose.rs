@@ -250,6 +250,8 @@ fn dash_tail(text: &str) -> Option<(&str, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn fields(r: &Reading) -> Vec<(&str, &str)> {
         r.fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()

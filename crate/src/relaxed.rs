@@ -218,6 +218,8 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// (input, rendered object)
     const CASES: &[(&str, &str)] = &[

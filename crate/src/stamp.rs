@@ -52,6 +52,8 @@ pub fn eid(random: [u8; 8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// (milliseconds, formatted)
     const TIMES: &[(f64, &str)] = &[

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Every test, from a fresh clone: installs what is missing (wasm target, wasm-bindgen CLI, npm packages),
+# builds the wasm, then runs the Rust tests natively and under wasm on Node, the JS suites in Node and
+# in Bun, and the end-to-end suite inside the real opencode.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '\n== %s\n' "$*" >&2; }
+
+step "install"
+[ -x node_modules/.bin/bun ] && [ -x node_modules/.bin/opencode ] || npm ci --no-audit --no-fund
+bash scripts/build.sh
+
+step "rust: native"
+cargo test --quiet -p recordings-core
+step "rust: wasm32 on node (wasm-bindgen-test)"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/.tools/bin/wasm-bindgen-test-runner" \
+  cargo test --quiet -p recordings-core --target wasm32-unknown-unknown
