@@ -19,9 +19,16 @@ export interface RecordOptions {
   maxBytes?: number;
   /** Redaction: false turns it off; an object adds patterns and allow-lists (see CoreOptions). */
   redact?: boolean | CoreOptions;
+  /** fdatasync after each append; env AI_RECORDINGS_SYNC=0 turns it off; default true (see plugin/writer.js). */
+  sync?: boolean;
+  /** Where the status record (last success, last failure + reason, misses) goes; false for none. Default
+   *  $XDG_STATE_HOME/opencode-recordings/status.json, else ~/.local/state/..., else a tmpdir fallback. */
+  statusFile?: string | false;
   /** Seams for tests. */
   env?: Record<string, string | undefined>;
   now?: () => number;
+  /** The node:fs functions the writer uses (fault injection). */
+  fs?: typeof import("node:fs");
 }
 
 export interface RecordStatus {
@@ -36,6 +43,28 @@ export interface RecordStatus {
 }
 
 export function record(input: string | Uint8Array, options?: RecordOptions): RecordStatus;
+
+/** A source of bytes read piece by piece (oversized inputs are never held whole by the core). */
+export interface ByteSource {
+  size: number;
+  read(offset: number, length: number): Uint8Array;
+}
+
+/** Records a source of any size: over 16 MiB it goes to quarantine in ~1 MiB pieces under one eid, plus one
+ *  `oversized` marker line in the main file (status "quarantined"). */
+export function recordSource(source: ByteSource, options?: RecordOptions): RecordStatus;
+
+/** Records everything readable from a file descriptor (stdin: 0) in bounded memory (spooled to a private
+ *  temporary file past 16 MiB). */
+export function recordFd(fd: number, options?: RecordOptions): RecordStatus;
+
+export function bufferSource(bytes: Uint8Array): ByteSource;
+export function fdSource(fd: number, size: number): ByteSource;
+
+/** Inputs larger than this (bytes, UTF-8) are recorded in pieces. */
+export const SPLIT_ABOVE_BYTES: number;
+/** The size of one piece. */
+export const PIECE_BYTES: number;
 
 /** Where recordings go and why. */
 export function resolveTarget(options?: RecordOptions): { file: string; source: "option" | "env" | "default" };

@@ -1,0 +1,196 @@
+#!/usr/bin/env node
+// The `record` command. Grammar:
+//   record [OPTIONS] [TEXT...]      record TEXT (words joined by spaces), or standard input if TEXT is absent or "-"
+//   record [OPTIONS] -- TEXT...     record TEXT literally, even if it starts with "-" or names a subcommand
+//   record SUBCOMMAND ...           a subcommand, when the FIRST argument names one (see SUBCOMMANDS)
+// Recording always exits 0 (a recording must never fail the caller's task); only a pure usage error where no
+// entry text was given exits 2. Imports are lazy so that `--help` and usage errors never load the wasm.
+
+const HELP = `record - append an observation to your AI recordings file (JSONL), never rejecting it
+
+Usage:
+  record [OPTIONS] [TEXT...]     record TEXT (several words are joined with spaces)
+  record [OPTIONS] -             record standard input
+  record [OPTIONS]               record standard input (when TEXT is absent)
+  record [OPTIONS] -- TEXT...    record TEXT literally (use this when TEXT starts with "-")
+
+TEXT can be anything: a JSON object (every member you supply is kept byte for byte), loose
+"key=value | key: value" text, or plain prose with an optional "sentiment: ..." tail. Input that
+cannot be kept faithfully (broken JSON, bytes that are not UTF-8) goes to the quarantine file
+<stem>.quarantine.jsonl beside the target, verbatim. Nothing is rejected. Secrets are redacted.
+
+Options:
+  --file PATH      the recordings file (see "Target" below)
+  --session S      stamp session S   (default: env AI_RECORDINGS_SESSION)
+  --model M        stamp model M     (default: env AI_RECORDINGS_MODEL)
+  --agent A        stamp agent A     (default: env AI_RECORDINGS_AGENT)
+  --json           print one status line: {"status","file","eid","reason"}
+  -h, --help       show this help
+  Options go before TEXT; anything after the first word of TEXT is part of TEXT.
+  An unknown option is reported on stderr and, with everything after it, recorded as TEXT.
+
+Target (first that applies):
+  1. --file PATH
+  2. env AI_RECORDINGS_FILE
+  3. ~/git/ai_recordings.jsonl
+  Missing directories are created (mode 0700), the file with mode 0600.
+
+Each entry gets stamps unless you supplied the same key: ts, eid, capture ("cli"), pwd, and from the
+git repository of the working directory: repo, git_dir, origin, head, branch; plus session, model
+and agent when known.
+
+Environment:
+  AI_RECORDINGS_FILE        target file (see above)
+  AI_RECORDINGS_SESSION     session stamp
+  AI_RECORDINGS_MODEL       model stamp
+  AI_RECORDINGS_AGENT       agent stamp
+  AI_RECORDINGS_MAX_BYTES   rotate the file when it would grow past this many bytes (default 16777216);
+                            the old file becomes <stem>.<UTC time>.jsonl and is never deleted
+  AI_RECORDINGS_SYNC        0 to skip fdatasync after each append (default: sync)
+  XDG_STATE_HOME            where the status record lives: $XDG_STATE_HOME/opencode-recordings/status.json
+                            (default ~/.local/state/...); it notes the last success, the last failure and
+                            its reason, and a count of misses
+
+Exit status and output:
+  Always 0 when an entry was given, whether or not it could be written, so recording never fails a task.
+  Without --json: nothing on success; one short line on stderr when the entry went to quarantine or
+  could not be written (status "skipped", with the reason, e.g. "EACCES: permission denied").
+  2 only for a usage error where no entry text was given (e.g. "--file" without a path).
+
+Examples:
+  record 'category=tool lied | finding: grep -c counts lines, not matches | result: fixed'
+  record '{"note": "flaky test was a race", "sentiment": ["relief"]}'
+  git diff --stat | record --json -
+  record -- '--force was the wrong call'
+`;
+
+// Subcommands: dispatched when the first argument is one of these names. Each loads its module lazily and
+// receives the remaining arguments; it returns the exit status. Later issues add read, doctor, mcp, hook:
+//   read:   (args) => import("./read.js").then((m) => m.main(args)),
+const SUBCOMMANDS = {};
+
+// Options that take a value, mapped to the record() option they set.
+const VALUE_OPTIONS = { "--file": "file", "--session": "session", "--model": "model", "--agent": "agent" };
+
+/** Parses argv. Returns { options, json, help, text (string | null for stdin), notes, usageError }. */
+function parseArgs(args) {
+  const out = { options: {}, json: false, help: false, text: null, notes: [], usageError: null };
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") {
+      out.text = args.slice(i + 1).join(" ");
+      return out;
+    }
+    if (a === "-") {
+      // "-" is standard input; any words after it are text (nothing typed is dropped)
+      if (i + 1 < args.length) out.text = args.slice(i + 1).join(" ");
+      return out;
+    }
+    if (a === "--json") {
+      out.json = true;
+      continue;
+    }
+    if (a === "--help" || a === "-h") {
+      out.help = true;
+      continue;
+    }
+    const eq = a.indexOf("=");
+    const name = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a;
+    if (Object.hasOwn(VALUE_OPTIONS, name)) {
+      let value;
+      if (name !== a) value = a.slice(eq + 1);
+      else if (i + 1 < args.length) value = args[++i];
+      else {
+        out.usageError = `${a} needs a value`;
+        continue;
+      }
+      out.options[VALUE_OPTIONS[name]] = value;
+      continue;
+    }
+    if (a.startsWith("-") && a.length > 1) {
+      // Unknown option: keep it and everything after it as the text, so nothing the caller typed is lost.
+      out.notes.push(`unknown option ${a}: recorded literally with the rest (use "record -- TEXT" for text starting with "-")`);
+      out.unknownOnly = i === args.length - 1;
+      out.text = args.slice(i).join(" ");
+      return out;
+    }
+    out.text = args.slice(i).join(" ");
+    return out;
+  }
+  return out;
+}
+
+function stdinIsTTY() {
+  try {
+    return Boolean(process.stdin.isTTY);
+  } catch {
+    return false;
+  }
+}
+
+async function main(args) {
+  if (args.length > 0 && Object.hasOwn(SUBCOMMANDS, args[0])) {
+    return SUBCOMMANDS[args[0]](args.slice(1));
+  }
+  const parsed = parseArgs(args);
+  if (parsed.help) {
+    process.stdout.write(HELP);
+    if (parsed.text === null) return 0;
+  }
+  // A lone unknown option is not an entry: with a terminal on stdin it is a usage error (exit 2, nothing to
+  // lose); with piped input, the input is the entry and the option is ignored.
+  if (parsed.unknownOnly) {
+    if (stdinIsTTY()) {
+      process.stderr.write(`record: unknown option ${parsed.text}; no entry text given. See record --help.\n`);
+      return 2;
+    }
+    parsed.notes = [`unknown option ${parsed.text} ignored; recording standard input`];
+    parsed.text = null;
+  }
+  const noText = parsed.text === null;
+  if (parsed.usageError && noText && stdinIsTTY()) {
+    process.stderr.write(`record: ${parsed.usageError}; no entry text given. See record --help.\n`);
+    return 2;
+  }
+  for (const n of parsed.notes) process.stderr.write(`record: ${n}\n`);
+  if (parsed.usageError) process.stderr.write(`record: ${parsed.usageError} (ignored; recording anyway)\n`);
+
+  const rec = await import("./recorder.js");
+  let status;
+  if (noText) {
+    if (stdinIsTTY()) process.stderr.write("record: reading the entry from standard input; end it with Ctrl-D\n");
+    status = rec.recordFd(0, parsed.options);
+  } else {
+    status = rec.record(parsed.text, parsed.options);
+  }
+  report(status, parsed.json);
+  return 0;
+}
+
+function report(status, json) {
+  if (json) {
+    const line = { status: status.status, file: status.file, eid: status.eid ?? null, reason: status.reason ?? null };
+    process.stdout.write(JSON.stringify(line) + "\n");
+    return;
+  }
+  if (status.status === "skipped") {
+    process.stderr.write(`record: not recorded (${status.reason}): ${status.file}\n`);
+  } else if (status.status === "quarantined") {
+    process.stderr.write(`record: kept in quarantine (${status.reason}): ${status.file}\n`);
+  }
+}
+
+let code = 0;
+try {
+  code = await main(process.argv.slice(2));
+} catch (e) {
+  // Not expected (record() never throws); still, recording must not fail the caller.
+  try {
+    process.stderr.write(`record: internal error: ${e && e.stack ? e.stack : e}\n`);
+  } catch {
+    // nothing
+  }
+  code = 0;
+}
+process.exitCode = code;

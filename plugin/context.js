@@ -1,0 +1,283 @@
+// Git facts for a directory, read from the repository's files: no `git` process (tens of milliseconds each)
+// on the recording path. Everything here is best-effort and never throws: a fact that cannot be read is
+// simply absent.
+//
+// Layout read (https://git-scm.com/docs/gitrepository-layout):
+//   <worktree>/.git            a directory (main worktree) or a file "gitdir: <path>" (linked worktree, submodule)
+//   <gitdir>/commondir         in a linked worktree: the path of the shared ("common") git dir
+//   <gitdir>/HEAD              per worktree: "ref: refs/heads/<branch>" or a detached sha
+//   <common>/refs/..., <common>/packed-refs   branch tips (loose ref first, then packed)
+//   <common>/config            [remote "origin"] url = ...
+//
+// Cache: the repository layout (where .git is, the common dir, origin, repo name) is cached per directory and
+// re-checked with one stat of the config file; HEAD and the branch tip are re-validated on every call with a
+// stat of HEAD and of the ref file (or packed-refs), comparing inode, size and mtime. Git replaces refs by
+// rename, so every update gives a new inode even within one timestamp tick: a stale sha is never served.
+
+import * as nodeFs from "node:fs";
+import * as path from "node:path";
+
+const cache = new Map(); // dir → entry
+const NEGATIVE_TTL_MS = 1000; // "not in a repository" is re-checked after this long (git init may follow)
+const MAX_CACHE = 256;
+
+function statKey(fs, p) {
+  try {
+    // throwIfNoEntry: a missing loose ref is the common case after `git pack-refs`; building an Error for it
+    // on every call would cost more than the stat.
+    // Numbers, not a formatted string: formatting doubled the cost of a call.
+    const st = fs.statSync(p, { throwIfNoEntry: false });
+    return st ? [st.ino, st.size, st.mtimeMs, st.ctimeMs] : MISSING;
+  } catch {
+    return MISSING;
+  }
+}
+
+const MISSING = [-1, -1, -1, -1];
+
+function sameKeys(a, b) {
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function readText(fs, p) {
+  try {
+    return fs.readFileSync(p, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** Finds the git dir for `dir`: walks up to the first `.git` (directory or `gitdir:` file). */
+function discover(fs, dir) {
+  let cur = path.resolve(dir);
+  for (let i = 0; i < 256; i++) {
+    const dotgit = path.join(cur, ".git");
+    let st = null;
+    try {
+      st = fs.statSync(dotgit);
+    } catch {
+      st = null;
+    }
+    if (st) {
+      let gitDir = null;
+      if (st.isDirectory()) gitDir = dotgit;
+      else if (st.isFile()) {
+        const m = /^gitdir:\s*(.+?)\s*$/m.exec(readText(fs, dotgit) ?? "");
+        if (m) gitDir = path.resolve(cur, m[1]);
+      }
+      if (gitDir && isFile(fs, path.join(gitDir, "HEAD"))) {
+        const cd = readText(fs, path.join(gitDir, "commondir"));
+        const common = cd ? path.resolve(gitDir, cd.trim()) : gitDir;
+        return { worktree: cur, gitDir, headPath: path.join(gitDir, "HEAD"), common: realpath(fs, common) };
+      }
+    }
+    const up = path.dirname(cur);
+    if (up === cur) return null;
+    cur = up;
+  }
+  return null;
+}
+
+function isFile(fs, p) {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function realpath(fs, p) {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/** The url of [remote "origin"] in a git config file's text (the first one; no includes). */
+export function originFromConfig(text) {
+  if (!text) return undefined;
+  let inOrigin = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith("#") || line.startsWith(";")) continue;
+    const sec = /^\[\s*([^\s\]"]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]/.exec(line);
+    if (sec) {
+      inOrigin = sec[1].toLowerCase() === "remote" && sec[2] === "origin";
+      // a section header may be followed by a key on the same line
+      const rest = line.slice(sec[0].length).trim();
+      if (!inOrigin || !rest) continue;
+      const v = keyValue(rest, "url");
+      if (v) return v;
+      continue;
+    }
+    if (inOrigin) {
+      const v = keyValue(line, "url");
+      if (v) return v;
+    }
+  }
+  return undefined;
+}
+
+function keyValue(line, key) {
+  const m = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(line);
+  if (!m || m[1].toLowerCase() !== key) return undefined;
+  let v = m[2];
+  let out = "";
+  let quoted = false;
+  for (let i = 0; i < v.length; i++) {
+    const c = v[i];
+    if (c === '"') quoted = !quoted;
+    else if (c === "\\" && i + 1 < v.length) {
+      const n = v[++i];
+      out += n === "n" ? "\n" : n === "t" ? "\t" : n;
+    } else if (!quoted && (c === "#" || c === ";")) break;
+    else out += c;
+  }
+  out = out.trim();
+  return out || undefined;
+}
+
+/** Drops credentials from an http(s) remote URL ("https://user:token@host/x" → "https://host/x"), so a token
+ *  kept in the remote never reaches a recording through the `origin` stamp. */
+export function cleanRemote(url) {
+  if (!url) return url;
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, (all, scheme) =>
+    /^(https?|ftps?):/i.test(scheme) ? scheme : all,
+  );
+}
+
+/** Repository name: the origin URL's last path segment without ".git", else the main worktree's folder. */
+export function repoName(origin, common) {
+  if (origin) {
+    const trimmed = origin.replace(/[\/\\]+$/, "");
+    const seg = trimmed.split(/[\/\\:]/).pop();
+    const name = seg ? seg.replace(/\.git$/i, "") : "";
+    if (name) return name;
+  }
+  if (!common) return undefined;
+  const base = path.basename(common);
+  if (base === ".git") return path.basename(path.dirname(common)) || undefined;
+  return base.replace(/\.git$/i, "") || undefined; // a bare repository
+}
+
+function readRef(fs, layout, ref, depth = 0) {
+  // Loose refs of branches live in the common dir; per-worktree refs (refs/bisect, refs/worktree) in gitDir.
+  for (const base of [layout.common, layout.gitDir]) {
+    const p = path.join(base, ref);
+    const text = readText(fs, p);
+    if (text !== null) {
+      const t = text.trim();
+      if (t.startsWith("ref:")) return depth < 5 ? readRef(fs, layout, t.slice(4).trim(), depth + 1) : {};
+      return { sha: /^[0-9a-f]{40,64}$/.test(t) ? t : undefined, keyPath: p };
+    }
+  }
+  const packed = path.join(layout.common, "packed-refs");
+  const text = readText(fs, packed);
+  if (text) {
+    for (const line of text.split("\n")) {
+      if (line.length > 41 && line.endsWith(" " + ref) && line[0] !== "#" && line[0] !== "^") {
+        const sha = line.slice(0, line.indexOf(" "));
+        if (/^[0-9a-f]{40,64}$/.test(sha)) return { sha, keyPath: packed };
+      }
+    }
+  }
+  return { keyPath: packed }; // unborn branch: watch packed-refs (and HEAD) for the first commit
+}
+
+function readHead(fs, layout) {
+  const text = (readText(fs, layout.headPath) ?? "").trim();
+  if (text.startsWith("ref:")) {
+    const ref = text.slice(4).trim();
+    const branch = ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : undefined;
+    const r = readRef(fs, layout, ref);
+    // The loose ref may appear later (first commit after packing) even if we fell back to packed-refs.
+    const loose = path.join(layout.common, ref);
+    return { branch, head: r.sha, watch: r.keyPath === loose ? [loose] : [r.keyPath, loose].filter(Boolean) };
+  }
+  if (/^[0-9a-f]{40,64}$/.test(text)) return { head: text, watch: [] }; // detached HEAD
+  return { watch: [] };
+}
+
+function headKey(fs, layout, watch) {
+  const out = statKey(fs, layout.headPath).slice();
+  for (const p of watch) out.push(...statKey(fs, p));
+  return out;
+}
+
+/**
+ * Git facts for `dir`: { git_dir, repo, origin, head, branch } (absent keys when unknown), or {} outside a
+ * repository. `git_dir` is the absolute common git dir, the same for every worktree of one repository.
+ * options.fs is a seam for tests; options.now a clock (for the negative cache).
+ */
+export function gitContext(dir, options = {}) {
+  const fs = options.fs ?? nodeFs;
+  const now = (options.now ?? Date.now)();
+  try {
+    const key = path.resolve(dir || ".");
+    let entry = cache.get(key);
+    if (entry && !entry.layout) {
+      if (now - entry.at < NEGATIVE_TTL_MS) return {};
+      entry = undefined;
+    }
+    if (entry) {
+      // Re-discover if the repository moved away or its config changed (origin edited).
+      const cfg = statKey(fs, entry.configPath);
+      if (!sameKeys(cfg, entry.configKey)) entry = undefined;
+    }
+    if (!entry) {
+      const layout = discover(fs, key);
+      if (!layout) {
+        remember(key, { at: now, layout: null });
+        return {};
+      }
+      const configPath = path.join(layout.common, "config");
+      const configKey = statKey(fs, configPath);
+      const origin = cleanRemote(originFromConfig(readText(fs, configPath)));
+      entry = {
+        at: now,
+        layout,
+        configPath,
+        configKey,
+        base: { git_dir: layout.common, repo: repoName(origin, layout.common), origin },
+        headKey: null,
+        headFacts: null,
+      };
+      remember(key, entry);
+    }
+    if (entry.headFacts) {
+      const k = headKey(fs, entry.layout, entry.headFacts.watch);
+      if (k[0] === -1) {
+        // HEAD is gone: the repository moved or was deleted; look again next time.
+        cache.delete(key);
+        return {};
+      }
+      if (!sameKeys(k, entry.headKey)) entry.headFacts = null;
+    }
+    if (!entry.headFacts) {
+      // Read the key before the facts: a change in between makes the next call read again (never stale).
+      const first = readHead(fs, entry.layout);
+      entry.headKey = headKey(fs, entry.layout, first.watch);
+      entry.headFacts = readHead(fs, entry.layout);
+    }
+    const out = {};
+    for (const [k, v] of Object.entries(entry.base)) if (v) out[k] = v;
+    if (entry.headFacts.head) out.head = entry.headFacts.head;
+    if (entry.headFacts.branch) out.branch = entry.headFacts.branch;
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+function remember(key, entry) {
+  if (cache.size >= MAX_CACHE) cache.delete(cache.keys().next().value);
+  cache.set(key, entry);
+}
+
+/** Forgets every cached repository (tests). */
+export function clearGitCache() {
+  cache.clear();
+}

@@ -1,0 +1,212 @@
+// Loads the wasm core (plugin/wasm/, built by scripts/build.sh) synchronously and wraps its Recorder so that
+// no call can lose an input or throw into the host:
+//  * a trap (WebAssembly.RuntimeError: a Rust panic under panic=abort, or running out of memory) resets the
+//    whole instance with the generated __wbg_reset_state() (wasm-bindgen --experimental-reset-state-function),
+//    rebuilds the Recorder and retries once;
+//  * if that fails too, or the core could not be loaded at all, a quarantine line is built here in JS, with the
+//    input kept verbatim (raw) or, for bytes, losslessly (raw_b64), so the input is never lost. That line is
+//    NOT redacted (redaction lives only in the core) and says so with "unredacted": true;
+//  * wasm linear memory never shrinks (../shared/TOOLCHAIN.md: one 100 MB entry grew it to ~900 MB), so after
+//    an input larger than RESET_AFTER_BYTES, or once memory passes RESET_ABOVE_MEMORY, the instance is reset.
+// The contract of the generated Recorder is plugin/core.d.ts.
+
+import { readFileSync } from "node:fs";
+
+/** Inputs above this reset the instance after use (8 MiB: a typical entry is ~1 KiB; the core's peak memory is
+ *  a small multiple of the input, see TOOLCHAIN.md). */
+export const RESET_AFTER_BYTES = 8 * 1024 * 1024;
+/** Memory above this after any call resets the instance (bounds what many medium inputs can leave behind). */
+export const RESET_ABOVE_MEMORY = 256 * 1024 * 1024;
+
+let gen = null; // the generated bindings module
+let exportsOf = null; // the instance's exports (for memory size)
+let loadError = null;
+let generation = 0; // bumped by every reset; wrappers rebuild their Recorder when it changes
+
+try {
+  gen = await import("./wasm/recordings_core.js");
+  const bytes = readFileSync(new URL("./wasm/recordings_core_bg.wasm", import.meta.url));
+  exportsOf = gen.initSync({ module: bytes });
+} catch (e) {
+  gen = null;
+  loadError = e;
+}
+
+/** Why the core is unavailable, or null when it loaded. */
+export function coreLoadError() {
+  return loadError ? String(loadError && loadError.message ? loadError.message : loadError) : null;
+}
+
+/** Resets the wasm instance (all Recorders are rebuilt lazily). Returns false if that failed. */
+export function resetCore() {
+  if (!gen) return false;
+  try {
+    gen.__wbg_reset_state();
+    generation++;
+    exportsOf = gen.initSync({ module: undefined }); // already initialised: returns the new instance's exports
+    return true;
+  } catch (e) {
+    loadError = e;
+    gen = null;
+    return false;
+  }
+}
+
+function memoryBytes() {
+  try {
+    const mem = exportsOf && exportsOf.memory;
+    return mem ? mem.buffer.byteLength : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/** An entry id in the core's format (13 Crockford base32 characters from 64 random bits, crate/src/stamp.rs),
+ *  for lines built here (pieces of an oversized input, core failures). */
+export function newEid() {
+  const b = new Uint8Array(8);
+  globalThis.crypto.getRandomValues(b);
+  let n = 0n;
+  for (const x of b) n = (n << 8n) | BigInt(x);
+  let out = "";
+  for (let i = 0; i < 13; i++) {
+    out = ALPHABET[Number(n & 31n)] + out;
+    n >>= 5n;
+  }
+  return out;
+}
+
+function describe(e) {
+  const name = e && e.name ? e.name : "Error";
+  const msg = e && e.message ? e.message : String(e);
+  return `${name}: ${msg}`.slice(0, 300);
+}
+
+function base64(bytes) {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+}
+
+const OWN_KEYS = new Set(["ts", "eid", "reason", "raw", "raw_b64", "raw_encoding", "unredacted", "capture"]);
+
+/** The line written when the core cannot produce one: the input kept whole in quarantine. */
+export function fallbackOutcome(input, now, reason, context, { eid = newEid(), extra = [] } = {}) {
+  const parts = [
+    `"ts":${JSON.stringify(new Date(Number.isFinite(now) ? now : Date.now()).toISOString())}`,
+    `"eid":${JSON.stringify(eid)}`,
+    ...extra.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`),
+    `"reason":${JSON.stringify(reason)}`,
+  ];
+  if (typeof input === "string") {
+    // JSON.stringify escapes lone surrogates (\udxxx), so even those survive and the line stays valid UTF-8.
+    parts.push(`"raw":${JSON.stringify(input)}`);
+  } else if (input instanceof Uint8Array) {
+    parts.push(`"raw_b64":${JSON.stringify(base64(input))}`, `"raw_encoding":"bytes"`);
+  } else {
+    parts.push(`"raw":${JSON.stringify(String(input))}`);
+  }
+  parts.push(`"unredacted":true`);
+  if (context) {
+    if (context.capture) parts.push(`"capture":${JSON.stringify(String(context.capture))}`);
+    for (const [k, v] of Object.entries(context.stamps ?? {})) {
+      if (typeof v === "string" && v !== "" && !OWN_KEYS.has(k) && !extra.some(([x]) => x === k)) {
+        parts.push(`${JSON.stringify(k)}:${JSON.stringify(v)}`);
+      }
+    }
+  }
+  return {
+    line: `{${parts.join(",")}}\n`,
+    target: "quarantine",
+    eid,
+    style: "quarantine",
+    reason,
+    warnings: [reason],
+    redactions: 0,
+  };
+}
+
+function sizeOf(input) {
+  if (typeof input === "string") return input.length * 3; // upper bound of its UTF-8 size, without encoding it
+  if (input && typeof input.byteLength === "number") return input.byteLength;
+  return 0;
+}
+
+/**
+ * One core Recorder (per set of options) that survives traps. Methods mirror plugin/core.d.ts and never throw.
+ */
+export class Core {
+  constructor(options) {
+    this.options = options ?? undefined;
+    this.context = null;
+    this.inner = null;
+    this.innerGeneration = -1;
+    this.warnings = [];
+  }
+
+  /** The live generated Recorder, rebuilt after a reset. Throws only if the core is unavailable. */
+  #recorder() {
+    if (!gen) throw new Error(`core unavailable: ${coreLoadError()}`);
+    if (!this.inner || this.innerGeneration !== generation) {
+      this.inner = new gen.Recorder(this.options);
+      this.innerGeneration = generation;
+      try {
+        this.warnings = this.inner.warnings ?? [];
+      } catch {
+        this.warnings = [];
+      }
+      if (this.context) this.inner.setContext(this.context);
+    }
+    return this.inner;
+  }
+
+  /** Runs fn(recorder); on a trap resets the instance and retries once; returns { value } or { error }. */
+  #guard(fn, bytes) {
+    let result;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        result = { value: fn(this.#recorder()) };
+        break;
+      } catch (e) {
+        result = { error: e };
+        const trapped = e instanceof WebAssembly.RuntimeError || (e && e.name === "RuntimeError");
+        // A trap leaves the instance poisoned: reset it. Any other error (a bug reported as a JS Error)
+        // would only repeat, so it is not retried.
+        if (!trapped || !resetCore()) break;
+      }
+    }
+    if (bytes > RESET_AFTER_BYTES || memoryBytes() > RESET_ABOVE_MEMORY) resetCore();
+    return result;
+  }
+
+  setContext(context) {
+    this.context = context;
+    if (!gen) return;
+    // Applied lazily to a rebuilt Recorder too (see #recorder).
+    this.#guard((r) => r.setContext(context), 0);
+  }
+
+  record(input, now) {
+    const r = this.#guard((rec) => rec.record(input, now), sizeOf(input));
+    if (r.value && typeof r.value.line === "string") return r.value;
+    return fallbackOutcome(input, now, `core failed: ${describe(r.error ?? new Error("no line returned"))}`, this.context);
+  }
+
+  piece(chunk, now, eid, index, count, totalBytes) {
+    const r = this.#guard((rec) => rec.piece(chunk, now, eid, index, count, totalBytes), chunk.byteLength);
+    if (r.value && typeof r.value.line === "string") return r.value;
+    return fallbackOutcome(chunk, now, `core failed: ${describe(r.error)}`, this.context, {
+      eid,
+      extra: [["piece", index], ["pieces", count], ["bytes", totalBytes]],
+    });
+  }
+
+  marker(now, eid, count, totalBytes) {
+    const r = this.#guard((rec) => rec.marker(now, eid, count, totalBytes), 0);
+    if (r.value && typeof r.value.line === "string") return r.value;
+    const line =
+      `{"ts":${JSON.stringify(new Date(now).toISOString())},"eid":${JSON.stringify(eid)},"oversized":true,` +
+      `"bytes":${totalBytes},"pieces":${count},"note":"input over the size bound; its pieces are in the quarantine file under this eid"}\n`;
+    return { line, target: "main", eid, style: "marker", warnings: [`core failed: ${describe(r.error)}`], redactions: 0 };
+  }
+}

@@ -1,0 +1,302 @@
+// The one entry point every surface (CLI, opencode plugin, MCP server, hook mode) calls to record: resolve the
+// target, gather the context, call the wasm core once, write the bytes it returned. Never throws.
+// Contract: plugin/recorder.d.ts.
+
+import * as nodeFs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { Core, newEid } from "./core.js";
+import { gitContext } from "./context.js";
+import { appendLine, quarantinePath } from "./writer.js";
+
+/** Inputs above this are not given to the core whole: they go to quarantine in pieces (issue 2: "entries up to
+ *  at least 16 MiB go through normally"). */
+export const SPLIT_ABOVE_BYTES = 16 * 1024 * 1024;
+/** Size of one piece of an oversized input (bounded memory in the core: a piece and its line). */
+export const PIECE_BYTES = 1024 * 1024;
+
+const cores = new Map(); // options key → { core, contextKey }
+const MAX_CORES = 16;
+
+function expandHome(p, env) {
+  if (p === "~" || p.startsWith("~/")) return path.join(env.HOME || os.homedir(), p.slice(1));
+  return p;
+}
+
+/** Where recordings go and why: options.file, else env AI_RECORDINGS_FILE, else ~/git/ai_recordings.jsonl.
+ *  Relative paths are taken from options.cwd (default the process's working directory); "~/" is the home. */
+export function resolveTarget(options = {}) {
+  const env = options.env ?? process.env;
+  const base = options.cwd ?? process.cwd();
+  if (typeof options.file === "string" && options.file !== "") {
+    return { file: path.resolve(base, expandHome(options.file, env)), source: "option" };
+  }
+  if (env.AI_RECORDINGS_FILE) {
+    return { file: path.resolve(base, expandHome(env.AI_RECORDINGS_FILE, env)), source: "env" };
+  }
+  return { file: path.join(env.HOME || os.homedir(), "git", "ai_recordings.jsonl"), source: "default" };
+}
+
+function coreOptions(redact) {
+  if (redact === false) return { redact: false };
+  if (redact && typeof redact === "object") return { ...redact };
+  return undefined;
+}
+
+function coreFor(options) {
+  const opts = coreOptions(options.redact);
+  const key = opts ? JSON.stringify(opts) : "";
+  let slot = cores.get(key);
+  if (!slot) {
+    if (cores.size >= MAX_CORES) cores.delete(cores.keys().next().value);
+    slot = { core: new Core(opts), contextKey: null };
+    cores.set(key, slot);
+  }
+  return slot;
+}
+
+/** The stamps for this call, in the order the core writes them. */
+function contextFor(options, env) {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const git = gitContext(cwd, { now: options.now });
+  const stamps = {
+    pwd: cwd,
+    repo: git.repo,
+    git_dir: git.git_dir,
+    origin: git.origin,
+    head: git.head,
+    branch: git.branch,
+    session: options.session ?? env.AI_RECORDINGS_SESSION,
+    model: options.model ?? env.AI_RECORDINGS_MODEL,
+    agent: options.agent ?? env.AI_RECORDINGS_AGENT,
+  };
+  for (const [k, v] of Object.entries(options.stamps ?? {})) {
+    if (!(k in stamps) || stamps[k] == null || stamps[k] === "") stamps[k] = v;
+  }
+  for (const k of Object.keys(stamps)) if (stamps[k] == null || stamps[k] === "") delete stamps[k];
+  return { capture: options.capture || "cli", stamps };
+}
+
+function prepare(options) {
+  const env = options.env ?? process.env;
+  const slot = coreFor(options);
+  const context = contextFor(options, env);
+  const key = JSON.stringify(context);
+  if (key !== slot.contextKey) {
+    slot.core.setContext(context);
+    slot.contextKey = key;
+  }
+  return slot.core;
+}
+
+function writerOptions(options) {
+  const out = { env: options.env, now: options.now };
+  if (options.maxBytes !== undefined) out.maxBytes = options.maxBytes;
+  if (options.sync !== undefined) out.sync = options.sync;
+  if (options.statusFile !== undefined) out.statusFile = options.statusFile;
+  if (options.fs !== undefined) out.fs = options.fs;
+  return out;
+}
+
+function byteLength(input) {
+  if (typeof input === "string") return Buffer.byteLength(input, "utf8");
+  return input.byteLength;
+}
+
+function safeTarget(options) {
+  try {
+    return resolveTarget(options).file;
+  } catch {
+    return path.join(os.homedir(), "git", "ai_recordings.jsonl");
+  }
+}
+
+/** Records one input (string or bytes). Never throws; see RecordStatus in recorder.d.ts. */
+export function record(input, options = {}) {
+  let file = "";
+  try {
+    options = options ?? {};
+    file = resolveTarget(options).file;
+    if (input == null) input = "";
+    if (typeof input !== "string" && !(input instanceof Uint8Array)) input = String(input);
+    // A string's UTF-8 size is at most 3 bytes per UTF-16 unit: only measure when it could be oversized.
+    const big = (typeof input === "string" ? input.length * 3 : input.byteLength) > SPLIT_ABOVE_BYTES;
+    if (big && byteLength(input) > SPLIT_ABOVE_BYTES) {
+      const bytes = typeof input === "string" ? Buffer.from(input, "utf8") : input;
+      return recordSource(bufferSource(bytes), options);
+    }
+    const core = prepare(options);
+    const now = (options.now ?? Date.now)();
+    const outcome = core.record(input, now);
+    return writeOutcome(outcome, file, options, []);
+  } catch (e) {
+    return { status: "skipped", file: file || safeTarget(options), eid: null, reason: `EINTERNAL: ${e && e.message ? e.message : e}` };
+  }
+}
+
+function writeOutcome(outcome, file, options, extraWarnings) {
+  const toQuarantine = outcome.target === "quarantine";
+  const dest = toQuarantine ? quarantinePath(file) : file;
+  const w = appendLine(dest, outcome.line, writerOptions(options));
+  const warnings = [...(outcome.warnings ?? []), ...extraWarnings, ...(w.warnings ?? [])];
+  const status = w.ok
+    ? { status: toQuarantine ? "quarantined" : "recorded", file: dest, eid: outcome.eid }
+    : { status: "skipped", file: dest, eid: null, reason: w.reason };
+  if (w.ok && toQuarantine) status.reason = outcome.reason ?? "quarantined by the core";
+  if (warnings.length) status.warnings = warnings;
+  return status;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Oversized inputs: pieces in quarantine, one marker in the main file.
+
+/** A byte source over a buffer: { size, read(offset, length) → Uint8Array }. */
+export function bufferSource(bytes) {
+  return { size: bytes.byteLength, read: (off, len) => bytes.subarray(off, Math.min(off + len, bytes.byteLength)) };
+}
+
+/** A byte source over an open file descriptor (read with pread, never loaded whole). */
+export function fdSource(fd, size, fs = nodeFs) {
+  return {
+    size,
+    read(off, len) {
+      const n = Math.min(len, size - off);
+      const buf = Buffer.allocUnsafe(n);
+      let got = 0;
+      while (got < n) {
+        const r = fs.readSync(fd, buf, got, n - got, off + got);
+        if (r <= 0) break;
+        got += r;
+      }
+      return buf.subarray(0, got);
+    },
+  };
+}
+
+/** Cut points near every PIECE_BYTES, moved back to the start of a UTF-8 character so that a piece of valid
+ *  text stays readable text in its line (a byte-exact split would turn it into base64). */
+function cutPoints(source) {
+  const cuts = [0];
+  let at = 0;
+  while (at + PIECE_BYTES < source.size) {
+    let cut = at + PIECE_BYTES;
+    const tail = source.read(cut - 3, 4); // bytes cut-3 .. cut
+    // tail[3] is the first byte of the next piece; step back over continuation bytes (10xxxxxx).
+    let back = 0;
+    while (back < 3 && tail.length === 4 && (tail[3 - back] & 0xc0) === 0x80) back++;
+    if (back === 3 && (tail[0] & 0xc0) === 0x80) back = 0; // not UTF-8 anyway: cut where we are
+    cut -= back;
+    cuts.push(cut);
+    at = cut;
+  }
+  cuts.push(source.size);
+  return cuts;
+}
+
+/** Records a source of any size in bounded memory: `pieces` quarantine lines under one eid, then a marker line
+ *  in the main file. Never throws. */
+export function recordSource(source, options = {}) {
+  let file = "";
+  try {
+    options = options ?? {};
+    file = resolveTarget(options).file;
+    if (source.size <= SPLIT_ABOVE_BYTES) {
+      return record(source.read(0, source.size), options);
+    }
+    const core = prepare(options);
+    const now = (options.now ?? Date.now)();
+    const cuts = cutPoints(source);
+    const count = cuts.length - 1;
+    const eid = newEid();
+    const qfile = quarantinePath(file);
+    const wopts = writerOptions(options);
+    const warnings = [];
+    for (let i = 0; i < count; i++) {
+      const chunk = source.read(cuts[i], cuts[i + 1] - cuts[i]);
+      const out = core.piece(chunk, now, eid, i, count, source.size);
+      const w = appendLine(qfile, out.line, wopts);
+      if (w.warnings) warnings.push(...w.warnings);
+      if (!w.ok) {
+        const reason = i === 0 ? w.reason : `${w.reason} (after ${i} of ${count} pieces were written under eid ${eid})`;
+        return { status: "skipped", file: qfile, eid: null, reason, warnings };
+      }
+    }
+    const marker = core.marker(now, eid, count, source.size);
+    const w = appendLine(file, marker.line, wopts);
+    if (w.warnings) warnings.push(...w.warnings);
+    const reason = `input of ${source.size} bytes is over the ${SPLIT_ABOVE_BYTES}-byte bound: kept in ${count} pieces in the quarantine file`;
+    if (!w.ok) {
+      return { status: "quarantined", file: qfile, eid, reason: `${reason}; the main-file marker was not written: ${w.reason}`, warnings };
+    }
+    return { status: "quarantined", file: qfile, eid, reason, warnings: warnings.length ? warnings : undefined };
+  } catch (e) {
+    return { status: "skipped", file: file || safeTarget(options), eid: null, reason: `EINTERNAL: ${e && e.message ? e.message : e}` };
+  }
+}
+
+/**
+ * Records everything readable from `fd` (standard input for the CLI) in bounded memory: up to
+ * SPLIT_ABOVE_BYTES is kept in memory; beyond that the input is spooled to a private temporary file and recorded
+ * in pieces. Never throws.
+ */
+export function recordFd(fd, options = {}) {
+  const fs = options.fs ?? nodeFs;
+  const chunks = [];
+  let total = 0;
+  let spool = null; // { path, fd }
+  const buf = Buffer.allocUnsafe(256 * 1024);
+  try {
+    for (;;) {
+      let n;
+      try {
+        n = fs.readSync(fd, buf, 0, buf.length, null);
+      } catch (e) {
+        if (e.code === "EAGAIN") {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5); // non-blocking stdin: wait a moment
+          continue;
+        }
+        if (e.code === "EOF") break;
+        throw e;
+      }
+      if (n === 0) break;
+      total += n;
+      if (!spool && total > SPLIT_ABOVE_BYTES) {
+        const p = path.join(os.tmpdir(), `record-stdin-${process.pid}-${newEid()}.spool`);
+        spool = { path: p, fd: fs.openSync(p, "wx+", 0o600) };
+        for (const c of chunks) writeFully(fs, spool.fd, c);
+        chunks.length = 0;
+      }
+      if (spool) writeFully(fs, spool.fd, buf.subarray(0, n));
+      else chunks.push(Buffer.from(buf.subarray(0, n)));
+    }
+    if (!spool) return record(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total), options);
+    return recordSource(fdSource(spool.fd, total, fs), options);
+  } catch (e) {
+    // Reading failed part-way: record what arrived, and say so.
+    const got = spool ? null : Buffer.concat(chunks);
+    if (got && got.length) {
+      const r = record(got, options);
+      r.warnings = [...(r.warnings ?? []), `reading the input failed after ${got.length} bytes: ${e && e.code ? e.code : e}`];
+      return r;
+    }
+    return { status: "skipped", file: safeTarget(options), eid: null, reason: `${(e && e.code) || "EIO"}: reading the input failed` };
+  } finally {
+    if (spool) {
+      try {
+        fs.closeSync(spool.fd);
+      } catch {
+        // ignore
+      }
+      try {
+        fs.unlinkSync(spool.path);
+      } catch {
+        // ignore
+      }
+    }
+  }
+}
+
+function writeFully(fs, fd, bytes) {
+  let off = 0;
+  while (off < bytes.length) off += fs.writeSync(fd, bytes, off, bytes.length - off);
+}

@@ -1,0 +1,532 @@
+// The append-only writer: puts one complete line at the end of a JSONL file, rotates by size, never throws.
+//
+// Concurrency contract
+// --------------------
+// * Any number of processes and threads may append to the same file at the same time (opencode sessions,
+//   subagents, shell calls to `record`). There is no long-lived state: every append opens the file with
+//   O_APPEND, writes, optionally fdatasyncs, and closes, so a rename or delete underneath never strands a writer.
+// * Each entry is ONE write(2) of ONE complete line ending in "\n" on an O_APPEND descriptor. On a local Linux
+//   or macOS filesystem the kernel moves the offset to the end and copies the bytes under the inode lock, so
+//   lines from different writers never interleave, whatever their size (PIPE_BUF, 4 KiB, only bounds pipes:
+//   https://pubs.opengroup.org/onlinepubs/9799919799/functions/write.html). NFS and other network
+//   filesystems do not give this guarantee; do not share a recordings file over them.
+// * A write can still come out short: a full disk, a quota, or a process killed while the kernel copies a large
+//   line (Linux checks for fatal signals between pages). A short write is continued from where it stopped; when
+//   that fails the line is ended with "\n" if possible and the append reports failure. Before every append the
+//   writer reads the file's last byte and, if it is not "\n" (a torn line left by a crash), starts with "\n",
+//   so a torn fragment stays on a line of its own and never glues two entries together. Two writers may both
+//   see the same torn tail and both add "\n": readers skip blank lines.
+// * Rotation: when an append would take a non-empty file past `maxBytes`, the writer tries to take the lock
+//   file `<file>.lock` (created with O_EXCL; it holds pid, host and time). The holder checks, with lstat, that
+//   `<file>` is still the very inode that was measured and still too large, renames it to the archive
+//   `<stem>.<UTC yyyymmddThhmmssmmmZ>[.<n>].jsonl` (never replacing an existing archive), and removes the lock.
+//   Exactly one writer rotates a given file. Writers that find the lock taken do not wait: they append to the
+//   file they opened. An append racing with the rename may therefore land in the archive just after it was
+//   renamed; it is a complete line there and readers find it, because a reader reads all segments
+//   (`segments()` below: archives in rotation order, then the live file). Archives are never edited or
+//   deleted. A lock left by a crashed holder is stale when its pid is dead on this host or it is older than
+//   `staleLockMs`; it is broken by renaming it aside (so two breakers cannot both win) and rotation continues.
+//   If rotation fails for any reason the entry is still appended to the old file (a warning says why).
+// * Durability: by default each append is followed by fdatasync(2) (about 0.2 ms on the ext4 disk where it
+//   was measured, see BENCHMARKS.md); `sync: false` or env AI_RECORDINGS_SYNC=0 turns it off, leaving the
+//   line in the page cache (safe against process crashes, not against power loss).
+// * The final path component is opened with O_NOFOLLOW: a target replaced by a symlink is refused (ELOOP),
+//   never followed. New files get mode 0600, new parent directories 0700.
+// * Never throws: every failure comes back as { ok: false, reason: "<CODE>: <plain words>" } and is noted in
+//   a small status record (see `statusPath`), itself written best-effort.
+
+import * as nodeFs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+/** Default rotation threshold: 16 MiB (issue 5: a "sensible default"; large enough that a year of notes
+ *  fits in a handful of segments, small enough for any editor or `jq` to open one). */
+export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+
+/** A rotation lock this old is stale even if its holder looks alive (rotation takes well under 1 ms). */
+export const DEFAULT_STALE_LOCK_MS = 10_000;
+
+/** How often a healthy process refreshes `lastSuccess` in the status record (failures are always noted). */
+const STATUS_SUCCESS_EVERY_MS = 60_000;
+
+const C = nodeFs.constants;
+// O_RDWR, not O_WRONLY: the torn-tail check reads the last byte through the same descriptor. A file we may
+// write but not read falls back to O_WRONLY without that check.
+const OPEN_FLAGS = C.O_APPEND | C.O_CREAT | (C.O_NOFOLLOW ?? 0) | (C.O_CLOEXEC ?? 0) | (C.O_NONBLOCK ?? 0);
+
+const PLAIN = {
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EROFS: "read-only filesystem",
+  ENOSPC: "no space left on device",
+  EDQUOT: "disk quota exceeded",
+  EISDIR: "target is a directory",
+  ENOTDIR: "a parent of the target is not a directory",
+  ELOOP: "target is a symlink (not followed; point at the real file)",
+  ENOENT: "no such file or directory",
+  EIO: "input/output error",
+  EFBIG: "file too large",
+  ENXIO: "no reader on the other end (FIFO or device)",
+  EAGAIN: "target would block",
+  ENAMETOOLONG: "path too long",
+  EMFILE: "too many open files",
+  ENFILE: "too many open files in system",
+  EBADF: "bad file descriptor",
+  ESTALE: "stale file handle",
+  SHORT: "short write",
+};
+
+/** "<CODE>: <plain words>" for an error thrown by node:fs (or anything else). */
+export function describeError(err) {
+  const code = (err && typeof err.code === "string" && err.code) || "EUNKNOWN";
+  const words = PLAIN[code] || String((err && err.message) || err).replace(/^[A-Z]+: /, "").split(",")[0];
+  return `${code}: ${words}`;
+}
+
+function maxBytesFrom(options) {
+  const v = options.maxBytes ?? (options.env ?? process.env).AI_RECORDINGS_MAX_BYTES;
+  const n = typeof v === "number" ? v : Number.parseInt(String(v ?? ""), 10);
+  return Number.isFinite(n) && n > 0 ? n : DEFAULT_MAX_BYTES;
+}
+
+function syncFrom(options) {
+  if (typeof options.sync === "boolean") return options.sync;
+  const v = (options.env ?? process.env).AI_RECORDINGS_SYNC;
+  return !(v === "0" || v === "false" || v === "no" || v === "off");
+}
+
+/** Splits a recordings path into the stem and extension used for its siblings ("a/x.jsonl" → "a/x", ".jsonl"). */
+function stemOf(file) {
+  const ext = path.extname(file);
+  return ext ? { stem: file.slice(0, -ext.length), ext } : { stem: file, ext: ".jsonl" };
+}
+
+/** The sibling that holds what cannot be kept faithfully in the main file: `<stem>.quarantine.jsonl`. */
+export function quarantinePath(file) {
+  return stemOf(file).stem + ".quarantine.jsonl";
+}
+
+/** yyyymmddThhmmssmmmZ: fixed width, so archives sort by name in rotation order (the optional `.<n>`
+ *  collision suffix, used only when two rotations share a millisecond, is ordered by `segments()`). */
+export function archiveStamp(ms) {
+  const d = new Date(ms);
+  const p = (n, w = 2) => String(n).padStart(w, "0");
+  return (
+    `${p(d.getUTCFullYear(), 4)}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}T` +
+    `${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}${p(d.getUTCMilliseconds(), 3)}Z`
+  );
+}
+
+function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Every segment of a recordings file, oldest first: archives in rotation order, then the live file (only
+ *  the paths that exist). Readers must read all of them: an append that raced a rotation lands in the
+ *  newest archive. Works for the quarantine file too. Never throws. */
+export function segments(file, { fs = nodeFs } = {}) {
+  const { stem, ext } = stemOf(file);
+  const dir = path.dirname(file);
+  const re = new RegExp(`^${escapeRe(path.basename(stem))}\\.(\\d{8}T\\d{9}Z)(?:\\.(\\d+))?${escapeRe(ext)}$`);
+  const found = [];
+  let names = [];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    names = [];
+  }
+  for (const name of names) {
+    const m = re.exec(name);
+    if (m) found.push({ file: path.join(dir, name), stamp: m[1], n: m[2] ? Number(m[2]) : 0 });
+  }
+  found.sort((a, b) => (a.stamp < b.stamp ? -1 : a.stamp > b.stamp ? 1 : a.n - b.n));
+  const out = found.map((f) => f.file);
+  try {
+    fs.lstatSync(file);
+    out.push(file);
+  } catch {
+    // no live file yet
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Status record
+
+/** Where the status record lives: option, else $XDG_STATE_HOME/opencode-recordings/status.json, else
+ *  ~/.local/state/opencode-recordings/status.json. When that cannot be written, the tmpdir fallback
+ *  <tmpdir>/opencode-recordings-<uid>/status.json is used. */
+export function statusPath(options = {}) {
+  if (typeof options.statusFile === "string") return options.statusFile;
+  const env = options.env ?? process.env;
+  const base = env.XDG_STATE_HOME || path.join(env.HOME || os.homedir(), ".local", "state");
+  return path.join(base, "opencode-recordings", "status.json");
+}
+
+function fallbackStatusPath() {
+  let uid = "user";
+  try {
+    uid = String(process.getuid?.() ?? os.userInfo().username);
+  } catch {
+    // keep "user"
+  }
+  return path.join(os.tmpdir(), `opencode-recordings-${uid}`, "status.json");
+}
+
+const lastStatusWrite = new Map(); // status path + target → ms of our last success note
+
+/** Reads the status record ({ targets: { <file>: { lastSuccess, lastFailure, lastReason, misses } } }).
+ *  Returns null when absent or unreadable. Never throws. */
+export function readStatus(options = {}) {
+  const fs = options.fs ?? nodeFs;
+  for (const p of [statusPath(options), fallbackStatusPath()]) {
+    try {
+      return { path: p, ...JSON.parse(fs.readFileSync(p, "utf8")) };
+    } catch {
+      // try the next place
+    }
+  }
+  return null;
+}
+
+function writeStatusAt(fs, p, target, ok, reason, nowMs) {
+  let doc = {};
+  try {
+    doc = JSON.parse(fs.readFileSync(p, "utf8"));
+    if (!doc || typeof doc !== "object" || Array.isArray(doc)) doc = {};
+  } catch {
+    doc = {};
+  }
+  if (!doc.targets || typeof doc.targets !== "object") doc.targets = {};
+  const t = doc.targets[target] ?? { misses: 0 };
+  const when = new Date(nowMs).toISOString();
+  if (ok) {
+    t.lastSuccess = when;
+  } else {
+    t.lastFailure = when;
+    t.lastReason = reason;
+    t.misses = (Number(t.misses) || 0) + 1;
+  }
+  doc.targets[target] = t;
+  doc.updated = when;
+  fs.mkdirSync(path.dirname(p), { recursive: true, mode: 0o700 });
+  // Write aside and rename, so a concurrent reader never sees half a record. Concurrent writers may lose
+  // each other's increments of `misses`: it is a hint for finding gaps, not an exact count.
+  const tmp = `${p}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(doc, null, 1) + "\n", { mode: 0o600 });
+  try {
+    fs.renameSync(tmp, p);
+  } catch (e) {
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      // nothing more to do
+    }
+    throw e;
+  }
+}
+
+/** Notes a success or failure for `target` in the status record. Successes are noted at most once a minute
+ *  per process (and always right after a failure), so the record costs nothing on the hot path. */
+export function noteStatus(target, ok, reason, options = {}) {
+  if (options.statusFile === false) return;
+  const fs = options.fs ?? nodeFs;
+  const nowMs = (options.now ?? Date.now)();
+  const p = statusPath(options);
+  const key = p + "\0" + target;
+  if (ok) {
+    const last = lastStatusWrite.get(key);
+    if (last !== undefined && nowMs - last < STATUS_SUCCESS_EVERY_MS) return;
+  }
+  for (const where of [p, fallbackStatusPath()]) {
+    try {
+      writeStatusAt(fs, where, target, ok, reason, nowMs);
+      if (ok) lastStatusWrite.set(key, nowMs);
+      else lastStatusWrite.delete(key);
+      return;
+    } catch {
+      // try the fallback, then give up silently: the status record must never break recording
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Rotation
+
+function sameFile(a, b) {
+  return a.ino === b.ino && a.dev === b.dev;
+}
+
+function lockIsStale(fs, lockPath, staleMs, nowMs) {
+  let st;
+  let text = "";
+  try {
+    st = fs.statSync(lockPath);
+    text = fs.readFileSync(lockPath, "utf8");
+  } catch {
+    return null; // gone: not stale, just retry
+  }
+  let info = null;
+  try {
+    info = JSON.parse(text);
+  } catch {
+    info = null;
+  }
+  const born = info && Number.isFinite(info.t) ? info.t : st.mtimeMs;
+  // An empty or unparsable lock is a holder that died between create and write (microseconds): give it 1 s.
+  if (!info) return nowMs - st.mtimeMs > 1000 ? st : null;
+  if (nowMs - born > staleMs) return st;
+  if (info.host === os.hostname() && Number.isInteger(info.pid) && info.pid !== process.pid) {
+    try {
+      process.kill(info.pid, 0);
+    } catch (e) {
+      if (e && e.code === "ESRCH") return st;
+    }
+  }
+  return null;
+}
+
+function acquireLock(fs, lockPath) {
+  const fd = fs.openSync(lockPath, "wx", 0o600);
+  try {
+    fs.writeSync(fd, JSON.stringify({ pid: process.pid, host: os.hostname(), t: Date.now() }));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Moves a stale lock aside and removes it; if what we moved was not the lock we judged stale (a new holder
+ *  took it meanwhile), puts it back. */
+function breakLock(fs, lockPath, staleStat) {
+  const aside = `${lockPath}.stale.${process.pid}.${Math.random().toString(36).slice(2, 8)}`;
+  try {
+    fs.renameSync(lockPath, aside);
+  } catch {
+    return;
+  }
+  try {
+    const st = fs.statSync(aside);
+    if (!sameFile(st, staleStat)) {
+      try {
+        fs.linkSync(aside, lockPath);
+      } catch {
+        // someone else holds a newer lock already
+      }
+    }
+  } catch {
+    // fall through to cleanup
+  }
+  try {
+    fs.unlinkSync(aside);
+  } catch {
+    // nothing more to do
+  }
+}
+
+/** Tries to rotate `file`, which we measured as `measured` (fstat of our fd). Returns "rotated", "busy"
+ *  (someone else holds the lock or already rotated), or an error string. */
+function tryRotate(fs, file, measured, maxBytes, lineBytes, nowMs, staleMs) {
+  const lockPath = file + ".lock";
+  let held = false;
+  for (let attempt = 0; attempt < 2 && !held; attempt++) {
+    try {
+      acquireLock(fs, lockPath);
+      held = true;
+    } catch (e) {
+      if (e.code !== "EEXIST") return describeError(e);
+      const stale = lockIsStale(fs, lockPath, staleMs, nowMs);
+      if (!stale) return "busy";
+      breakLock(fs, lockPath, stale);
+    }
+  }
+  if (!held) return "busy";
+  try {
+    let cur;
+    try {
+      cur = fs.lstatSync(file);
+    } catch (e) {
+      return e.code === "ENOENT" ? "busy" : describeError(e);
+    }
+    // Rotate only the file we measured, and only if it is still too large: a writer that raced another
+    // rotator sees a different inode here and leaves the fresh file alone.
+    if (!sameFile(cur, measured) || !cur.isFile() || cur.size === 0 || cur.size + lineBytes <= maxBytes) return "busy";
+    const { stem, ext } = stemOf(file);
+    const base = `${stem}.${archiveStamp(nowMs)}`;
+    let archive = base + ext;
+    for (let n = 1; exists(fs, archive); n++) archive = `${base}.${n}${ext}`;
+    fs.renameSync(file, archive);
+    return "rotated";
+  } catch (e) {
+    return describeError(e);
+  } finally {
+    try {
+      fs.unlinkSync(lockPath);
+    } catch {
+      // a breaker removed it; harmless
+    }
+  }
+}
+
+function exists(fs, p) {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Append
+
+/** Opens for appending; returns { fd, readable }. */
+function openTarget(fs, file) {
+  for (let tries = 0; ; tries++) {
+    try {
+      return { fd: fs.openSync(file, OPEN_FLAGS | C.O_RDWR, 0o600), readable: true };
+    } catch (e) {
+      if (e.code === "EACCES") return { fd: fs.openSync(file, OPEN_FLAGS | C.O_WRONLY, 0o600), readable: false };
+      if (e.code !== "ENOENT" || tries > 0) throw e;
+    }
+    // The parent directory is missing (ENOENT on open with O_CREAT): create it, private.
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  }
+}
+
+const NL = new Uint8Array([0x0a]);
+
+/** Writes all of `bytes`, continuing after short writes. Throws { code: "SHORT" } when the kernel accepts
+ *  nothing more without an error; a thrown error carries `written`, the bytes that did reach the file. */
+function writeAll(fs, fd, bytes) {
+  let off = 0;
+  while (off < bytes.length) {
+    let n;
+    try {
+      n = fs.writeSync(fd, bytes, off, bytes.length - off);
+    } catch (e) {
+      if (e && typeof e === "object") e.written = off;
+      throw e;
+    }
+    if (!(n > 0)) {
+      const e = new Error("short write");
+      e.code = "SHORT";
+      e.written = off;
+      throw e;
+    }
+    off += n;
+  }
+}
+
+function lastByteIsNewline(fs, fd, size) {
+  const b = Buffer.alloc(1);
+  const n = fs.readSync(fd, b, 0, 1, size - 1);
+  return n === 1 && b[0] === 0x0a;
+}
+
+/**
+ * Appends one line (string or bytes, ending in "\n") to `file`.
+ *
+ * options: { maxBytes, sync, now, fs, env, statusFile, staleLockMs }
+ *  - maxBytes: rotation threshold (default env AI_RECORDINGS_MAX_BYTES, else 16 MiB)
+ *  - sync: fdatasync after the write (default true; env AI_RECORDINGS_SYNC=0 turns it off)
+ *  - now: clock for archive names and the status record (default Date.now)
+ *  - fs: the node:fs functions to use (a seam for fault tests)
+ *  - statusFile: path of the status record, or false for none
+ *
+ * Returns { ok: true, file, bytes, rotated, warnings } or { ok: false, file, reason, code }.
+ */
+export function appendLine(file, line, options = {}) {
+  const fs = options.fs ?? nodeFs;
+  const now = options.now ?? Date.now;
+  const warnings = [];
+  let result;
+  try {
+    result = appendInner(fs, file, line, options, now, warnings);
+  } catch (e) {
+    result = { ok: false, file, reason: describeError(e), code: (e && e.code) || "EUNKNOWN" };
+  }
+  if (warnings.length) result.warnings = warnings;
+  try {
+    noteStatus(file, result.ok, result.reason, options);
+  } catch {
+    // never
+  }
+  return result;
+}
+
+function appendInner(fs, file, line, options, now, warnings) {
+  let bytes = typeof line === "string" ? Buffer.from(line, "utf8") : line;
+  if (bytes.length === 0 || bytes[bytes.length - 1] !== 0x0a) {
+    bytes = Buffer.concat([bytes, NL]); // a line always ends in "\n"
+  }
+  const maxBytes = maxBytesFrom(options);
+  const sync = syncFrom(options);
+  const staleMs = options.staleLockMs ?? DEFAULT_STALE_LOCK_MS;
+  let rotated = false;
+
+  for (let attempt = 0; ; attempt++) {
+    let { fd, readable } = openTarget(fs, file);
+    let fdOpen = true;
+    try {
+      let st = fs.fstatSync(fd);
+      if (st.isDirectory()) {
+        const e = new Error("is a directory");
+        e.code = "EISDIR";
+        throw e;
+      }
+      if (st.isFile() && st.size > 0 && st.size + bytes.length > maxBytes && attempt < 2) {
+        const r = tryRotate(fs, file, st, maxBytes, bytes.length, now(), staleMs);
+        if (r === "rotated") {
+          rotated = true;
+          fs.closeSync(fd);
+          fdOpen = false;
+          ({ fd, readable } = openTarget(fs, file));
+          fdOpen = true;
+          st = fs.fstatSync(fd);
+        } else if (r !== "busy") {
+          warnings.push(`rotation failed, appended to the old file: ${r}`);
+        }
+      }
+      let out = bytes;
+      if (readable && st.isFile() && st.size > 0 && !lastByteIsNewline(fs, fd, st.size)) {
+        out = Buffer.concat([NL, bytes]); // a torn line from a crash ends here; start on a fresh line
+        warnings.push("the file ended in a torn line; started on a fresh line");
+      }
+      try {
+        writeAll(fs, fd, out);
+      } catch (e) {
+        if (e && e.written > 0) {
+          // Best effort: end whatever part reached the file, so the next append starts clean.
+          try {
+            fs.writeSync(fd, NL, 0, 1);
+          } catch {
+            // the next writer's torn-tail check covers this
+          }
+        }
+        throw e;
+      }
+      if (sync && st.isFile()) fs.fdatasyncSync(fd);
+      if (st.isFile() && attempt === 0) {
+        // Deleted underneath (between our open and our write): the line went to an orphaned inode. Write it
+        // again to whatever now lives at the path. (Renamed underneath needs nothing: the line is complete
+        // in the archive, where readers find it.)
+        const after = fs.fstatSync(fd);
+        if (after.nlink === 0) {
+          warnings.push("the file was deleted during the append; wrote the line again to a new file");
+          fs.closeSync(fd);
+          fdOpen = false;
+          continue;
+        }
+      }
+      return { ok: true, file, bytes: out.length, rotated };
+    } finally {
+      if (fdOpen) {
+        try {
+          fs.closeSync(fd);
+        } catch {
+          // closing cannot lose what was written
+        }
+      }
+    }
+  }
+}
