@@ -1,0 +1,129 @@
+// Git facts read from files, checked against real git: a repository with a remote, commits, a worktree,
+// packed refs, detached HEAD, and the cache never serving a stale HEAD.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { gitContext, originFromConfig, repoName, cleanRemote, clearGitCache } from "../../plugin/context.js";
+import { tmpdir, git } from "./helpers.js";
+
+function makeRepo() {
+  const d = fs.realpathSync(tmpdir("rec-git-"));
+  const main = path.join(d, "proj");
+  fs.mkdirSync(main);
+  git(main, "init", "-q");
+  git(main, "remote", "add", "origin", "git@github.com:acme/widgets.git");
+  git(main, "commit", "-q", "--allow-empty", "-m", "one");
+  const wt = path.join(d, "proj-feature");
+  git(main, "worktree", "add", "-q", "-b", "feature", wt);
+  fs.mkdirSync(path.join(main, "src", "deep"), { recursive: true });
+  return { d, main, wt };
+}
+
+test("facts in the main worktree, a subdirectory, and a linked worktree match git", () => {
+  const { main, wt } = makeRepo();
+  const head = git(main, "rev-parse", "HEAD");
+  const common = path.join(main, ".git");
+  const want = { git_dir: common, repo: "widgets", origin: "git@github.com:acme/widgets.git", head, branch: "main" };
+  assert.deepEqual(gitContext(main), want);
+  assert.deepEqual(gitContext(path.join(main, "src", "deep")), want);
+  assert.deepEqual(gitContext(wt), { ...want, branch: "feature" });
+  // git's own view of the common dir agrees
+  assert.equal(path.resolve(wt, git(wt, "rev-parse", "--git-common-dir")), common);
+});
+
+test("HEAD is never stale: commits, branch switches, packed refs, detached HEAD", () => {
+  const { main, wt } = makeRepo();
+  gitContext(main);
+  gitContext(wt);
+  for (let i = 0; i < 5; i++) {
+    // Several commits within one timestamp tick: the cache must still notice each one.
+    git(main, "commit", "-q", "--allow-empty", "-m", `c${i}`);
+    assert.equal(gitContext(main).head, git(main, "rev-parse", "HEAD"), `commit ${i}`);
+  }
+  git(wt, "commit", "-q", "--allow-empty", "-m", "on feature");
+  assert.equal(gitContext(wt).head, git(wt, "rev-parse", "HEAD"));
+  assert.equal(gitContext(wt).branch, "feature");
+
+  git(main, "pack-refs", "--all");
+  assert.equal(gitContext(main).head, git(main, "rev-parse", "HEAD"), "after pack-refs");
+  assert.equal(gitContext(wt).head, git(wt, "rev-parse", "HEAD"), "worktree after pack-refs");
+  git(main, "commit", "-q", "--allow-empty", "-m", "after pack");
+  assert.equal(gitContext(main).head, git(main, "rev-parse", "HEAD"), "new loose ref over a packed one");
+
+  git(main, "checkout", "-q", "-b", "other");
+  assert.equal(gitContext(main).branch, "other");
+  git(main, "checkout", "-q", "--detach", "HEAD~1");
+  const detached = gitContext(main);
+  assert.equal(detached.head, git(main, "rev-parse", "HEAD"));
+  assert.equal(detached.branch, undefined);
+});
+
+test("an unborn branch has a branch but no head, until the first commit", () => {
+  const d = fs.realpathSync(tmpdir("rec-git-"));
+  git(d, "init", "-q");
+  assert.deepEqual(gitContext(d), { git_dir: path.join(d, ".git"), repo: path.basename(d), branch: "main" });
+  git(d, "commit", "-q", "--allow-empty", "-m", "first");
+  assert.equal(gitContext(d).head, git(d, "rev-parse", "HEAD"));
+});
+
+test("an origin added or changed later is picked up (config is re-checked)", () => {
+  const d = fs.realpathSync(tmpdir("rec-git-"));
+  git(d, "init", "-q");
+  assert.equal(gitContext(d).origin, undefined);
+  git(d, "remote", "add", "origin", "https://example.com/team/thing.git");
+  assert.equal(gitContext(d).origin, "https://example.com/team/thing.git");
+  assert.equal(gitContext(d).repo, "thing");
+});
+
+test("outside a repository: no facts, no throw; a repository created later is found", () => {
+  const d = fs.realpathSync(tmpdir("rec-nogit-"));
+  clearGitCache();
+  assert.deepEqual(gitContext(d), {});
+  assert.deepEqual(gitContext(path.join(d, "does", "not", "exist")), {});
+  git(d, "init", "-q");
+  let t = Date.now() + 5000; // past the short negative cache
+  assert.equal(gitContext(d, { now: () => t }).git_dir, path.join(d, ".git"));
+});
+
+test("a broken .git never throws", () => {
+  const d = fs.realpathSync(tmpdir("rec-git-"));
+  fs.writeFileSync(path.join(d, ".git"), "gitdir: /nowhere/at/all\n");
+  assert.deepEqual(gitContext(d), {});
+  const e = fs.realpathSync(tmpdir("rec-git-"));
+  fs.mkdirSync(path.join(e, ".git"));
+  fs.writeFileSync(path.join(e, ".git", "HEAD"), "garbage");
+  assert.deepEqual(gitContext(e), { git_dir: path.join(e, ".git"), repo: path.basename(e) });
+});
+
+test("origin from config text", () => {
+  const cases = [
+    ['[remote "origin"]\n\turl = git@github.com:a/b.git\n', "git@github.com:a/b.git"],
+    ['[core]\n\tbare = false\n[remote "upstream"]\n\turl = x\n[remote "origin"]\n\tfetch = +refs/*\n\turl = https://h/a/b\n', "https://h/a/b"],
+    ['[remote "origin"]\n  URL = "https://h/with space/b.git" # comment\n', "https://h/with space/b.git"],
+    ['[remote "origin"] url = ssh://h/x.git\n', "ssh://h/x.git"],
+    ['[remote "other"]\n\turl = x\n', undefined],
+    ["", undefined],
+  ];
+  for (const [text, want] of cases) assert.equal(originFromConfig(text), want, text);
+});
+
+test("repository names", () => {
+  const cases = [
+    ["git@github.com:acme/widgets.git", "/x/.git", "widgets"],
+    ["https://github.com/acme/widgets", "/x/.git", "widgets"],
+    ["https://github.com/acme/widgets/", "/x/.git", "widgets"],
+    ["ssh://git@host:22/srv/repo.git", "/x/.git", "repo"],
+    ["/local/path/mirror.git", "/x/.git", "mirror"],
+    [undefined, "/home/u/proj/.git", "proj"],
+    [undefined, "/srv/bare-thing.git", "bare-thing"],
+  ];
+  for (const [origin, common, want] of cases) assert.equal(repoName(origin, common), want, `${origin} ${common}`);
+});
+
+test("credentials in an http remote never reach the stamps", () => {
+  assert.equal(cleanRemote("https://user:ghp_secret@github.com/a/b.git"), "https://github.com/a/b.git");
+  assert.equal(cleanRemote("https://ghp_token@github.com/a/b.git"), "https://github.com/a/b.git");
+  assert.equal(cleanRemote("git@github.com:a/b.git"), "git@github.com:a/b.git");
+  assert.equal(cleanRemote("ssh://git@host/x.git"), "ssh://git@host/x.git");
+});

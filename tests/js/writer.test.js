@@ -1,0 +1,203 @@
+// The writer on its own: one line per append, modes, torn tails, short writes, sync variants, status record.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { appendLine, quarantinePath, readStatus, describeError, DEFAULT_MAX_BYTES } from "../../plugin/writer.js";
+import { tmpdir, lines } from "./helpers.js";
+
+const quiet = { statusFile: false };
+
+/** node:fs with some functions replaced (fault injection through the writer's `fs` seam). */
+function fsWith(overrides) {
+  return { ...fs, ...overrides };
+}
+
+test("appends complete lines and adds a missing final newline", () => {
+  const f = path.join(tmpdir(), "r.jsonl");
+  assert.equal(appendLine(f, '{"a":1}\n', quiet).ok, true);
+  assert.equal(appendLine(f, '{"b":2}', quiet).ok, true);
+  assert.equal(appendLine(f, Buffer.from('{"c":"é"}\n'), quiet).ok, true);
+  assert.deepEqual(lines(f), ['{"a":1}', '{"b":2}', '{"c":"é"}']);
+});
+
+test("creates missing parents with 0700 and the file with 0600", () => {
+  const old = process.umask(0o022);
+  try {
+    const d = tmpdir();
+    const f = path.join(d, "a", "b", "r.jsonl");
+    assert.equal(appendLine(f, "{}\n", quiet).ok, true);
+    assert.equal(fs.statSync(f).mode & 0o777, 0o600);
+    assert.equal(fs.statSync(path.join(d, "a")).mode & 0o777, 0o700);
+    assert.equal(fs.statSync(path.join(d, "a", "b")).mode & 0o777, 0o700);
+  } finally {
+    process.umask(old);
+  }
+});
+
+test("a torn last line (no final newline) is closed before the next entry", () => {
+  const f = path.join(tmpdir(), "r.jsonl");
+  fs.writeFileSync(f, '{"ok":1}\n{"torn":');
+  const r = appendLine(f, '{"next":2}\n', quiet);
+  assert.equal(r.ok, true);
+  assert.match(r.warnings.join(), /torn/);
+  assert.deepEqual(lines(f), ['{"ok":1}', '{"torn":', '{"next":2}']);
+  // A clean file gets no extra newline.
+  const r2 = appendLine(f, '{"n":3}\n', quiet);
+  assert.equal(r2.warnings, undefined);
+  assert.deepEqual(lines(f).slice(-2), ['{"next":2}', '{"n":3}']);
+});
+
+test("short writes are continued until the whole line is written", () => {
+  const f = path.join(tmpdir(), "r.jsonl");
+  let calls = 0;
+  const seam = fsWith({
+    writeSync: (fd, buf, off, len, pos) => {
+      calls++;
+      return fs.writeSync(fd, buf, off, Math.min(len, 7), pos); // the kernel takes at most 7 bytes per call
+    },
+  });
+  const line = JSON.stringify({ note: "x".repeat(100) }) + "\n";
+  assert.equal(appendLine(f, line, { ...quiet, fs: seam }).ok, true);
+  assert.ok(calls >= Math.ceil(line.length / 7), `writeSync called ${calls} times`);
+  assert.equal(fs.readFileSync(f, "utf8"), line);
+});
+
+test("a write that stops short fails with a reason and leaves the file ending in a newline", () => {
+  const f = path.join(tmpdir(), "r.jsonl");
+  fs.writeFileSync(f, '{"before":1}\n');
+  let first = true;
+  const seam = fsWith({
+    writeSync: (fd, buf, off, len, pos) => {
+      if (first) {
+        first = false;
+        return fs.writeSync(fd, buf, off, 5, pos); // part of the line reaches the file...
+      }
+      if (len === 1) return fs.writeSync(fd, buf, off, len, pos); // ...the closing newline still fits
+      return 0; // ...then nothing more is accepted
+    },
+  });
+  const r = appendLine(f, '{"entry":"long enough"}\n', { ...quiet, fs: seam });
+  assert.equal(r.ok, false);
+  assert.match(r.reason, /^SHORT: short write/);
+  assert.deepEqual(lines(f), ['{"before":1}', '{"ent']);
+  assert.equal(appendLine(f, '{"after":2}\n', quiet).ok, true);
+  assert.deepEqual(lines(f).at(-1), '{"after":2}');
+});
+
+test("fdatasync runs after each append by default; sync:false and AI_RECORDINGS_SYNC=0 turn it off", () => {
+  const f = path.join(tmpdir(), "r.jsonl");
+  let syncs = 0;
+  const seam = fsWith({
+    fdatasyncSync: (fd) => {
+      syncs++;
+      return fs.fdatasyncSync(fd);
+    },
+  });
+  for (const [opts, want] of [
+    [{}, 1],
+    [{ sync: true }, 1],
+    [{ sync: false }, 0],
+    [{ env: { AI_RECORDINGS_SYNC: "0" } }, 0],
+    [{ env: { AI_RECORDINGS_SYNC: "1" } }, 1],
+  ]) {
+    syncs = 0;
+    assert.equal(appendLine(f, "{}\n", { ...quiet, fs: seam, ...opts }).ok, true);
+    assert.equal(syncs, want, JSON.stringify(opts));
+  }
+});
+
+test("a file deleted between open and write gets the line again in a new file", () => {
+  const f = path.join(tmpdir(), "r.jsonl");
+  fs.writeFileSync(f, '{"old":1}\n');
+  let once = true;
+  const seam = fsWith({
+    writeSync: (fd, ...rest) => {
+      if (once) {
+        once = false;
+        fs.unlinkSync(f); // deleted underneath, after our open
+      }
+      return fs.writeSync(fd, ...rest);
+    },
+  });
+  const r = appendLine(f, '{"new":2}\n', { ...quiet, fs: seam });
+  assert.equal(r.ok, true);
+  assert.match(r.warnings.join(), /deleted/);
+  assert.deepEqual(lines(f), ['{"new":2}']);
+});
+
+test("failures never throw: odd errors from fs come back as reasons", () => {
+  const f = path.join(tmpdir(), "r.jsonl");
+  const seam = fsWith({
+    openSync: () => {
+      throw "a string, not an Error"; // eslint-disable-line no-throw-literal
+    },
+  });
+  const r = appendLine(f, "{}\n", { ...quiet, fs: seam });
+  assert.equal(r.ok, false);
+  assert.match(r.reason, /^EUNKNOWN: /);
+  const r2 = appendLine(f, "{}\n", { ...quiet, fs: fsWith({ fstatSync: () => { const e = new Error("io"); e.code = "EIO"; throw e; } }) });
+  assert.equal(r2.reason, "EIO: input/output error");
+});
+
+test("describeError gives CODE: plain words", () => {
+  const cases = [
+    ["EACCES", "EACCES: permission denied"],
+    ["EROFS", "EROFS: read-only filesystem"],
+    ["ENOSPC", "ENOSPC: no space left on device"],
+    ["EISDIR", "EISDIR: target is a directory"],
+    ["ENOTDIR", "ENOTDIR: a parent of the target is not a directory"],
+    ["ELOOP", "ELOOP: target is a symlink (not followed; point at the real file)"],
+  ];
+  for (const [code, want] of cases) assert.equal(describeError(Object.assign(new Error("x"), { code })), want);
+});
+
+test("the status record notes failures with reason and count, and the next success", () => {
+  const d = tmpdir();
+  const statusFile = path.join(d, "state", "status.json");
+  const target = path.join(d, "dir-target");
+  fs.mkdirSync(target);
+  let t = 1_000_000;
+  const opts = { statusFile, now: () => t };
+  assert.equal(appendLine(target, "{}\n", opts).ok, false);
+  t += 10;
+  assert.equal(appendLine(target, "{}\n", opts).ok, false);
+  let s = readStatus({ statusFile }).targets[target];
+  assert.equal(s.misses, 2);
+  assert.equal(s.lastReason, "EISDIR: target is a directory");
+  assert.equal(s.lastFailure, new Date(1_000_010).toISOString());
+  assert.equal(fs.statSync(statusFile).mode & 0o777, 0o600);
+  // Healthy again: the first success after a failure is noted at once.
+  fs.rmdirSync(target);
+  t += 10;
+  assert.equal(appendLine(target, "{}\n", opts).ok, true);
+  s = readStatus({ statusFile }).targets[target];
+  assert.equal(s.lastSuccess, new Date(1_000_020).toISOString());
+  assert.equal(s.misses, 2);
+});
+
+test("an unwritable status record never breaks an append", () => {
+  const d = tmpdir();
+  const blocker = path.join(d, "file");
+  fs.writeFileSync(blocker, "");
+  const f = path.join(d, "r.jsonl");
+  const r = appendLine(f, "{}\n", { statusFile: path.join(blocker, "status.json") });
+  assert.equal(r.ok, true);
+  assert.deepEqual(lines(f), ["{}"]);
+});
+
+test("the status record defaults under XDG_STATE_HOME", () => {
+  const d = tmpdir();
+  const target = path.join(d, "x");
+  fs.mkdirSync(target);
+  appendLine(target, "{}\n", { env: { XDG_STATE_HOME: path.join(d, "xdg") } });
+  const s = JSON.parse(fs.readFileSync(path.join(d, "xdg", "opencode-recordings", "status.json"), "utf8"));
+  assert.equal(s.targets[target].misses, 1);
+});
+
+test("quarantine sibling names", () => {
+  assert.equal(quarantinePath("/a/ai_recordings.jsonl"), "/a/ai_recordings.quarantine.jsonl");
+  assert.equal(quarantinePath("/a/notes"), "/a/notes.quarantine.jsonl");
+  assert.equal(quarantinePath("/a/x.log"), "/a/x.quarantine.jsonl");
+  assert.equal(DEFAULT_MAX_BYTES, 16 * 1024 * 1024);
+});
