@@ -228,7 +228,9 @@ export function recordSource(source, options = {}) {
     if (!w.ok) {
       return { status: "quarantined", file: qfile, eid, reason: `${reason}; the main-file marker was not written: ${w.reason}`, warnings };
     }
-    return { status: "quarantined", file: qfile, eid, reason, warnings: warnings.length ? warnings : undefined };
+    const status = { status: "quarantined", file: qfile, eid, reason };
+    if (warnings.length) status.warnings = warnings;
+    return status;
   } catch (e) {
     return { status: "skipped", file: file || safeTarget(options), eid: null, reason: `EINTERNAL: ${e && e.message ? e.message : e}` };
   }
