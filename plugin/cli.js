@@ -181,9 +181,30 @@ function report(status, json) {
   }
 }
 
+/** The arguments as typed. Bun drops a "--" that directly follows the script path (`bun cli.js -- -x` gives
+ *  ["-x"]), which would turn literal text into options; on Linux the untouched command line is in /proc. */
+async function argvAsTyped() {
+  const args = process.argv.slice(2);
+  if (!process.versions.bun || process.platform !== "linux") return args;
+  try {
+    const { readFileSync } = await import("node:fs");
+    const raw = readFileSync("/proc/self/cmdline", "utf8").split("\0");
+    if (raw.at(-1) === "") raw.pop();
+    const script = process.argv[1];
+    const { resolve } = await import("node:path");
+    const at = raw.findIndex((a, i) => i > 0 && resolve(a) === script);
+    const typed = at > 0 ? raw.slice(at + 1) : null;
+    // Use it only if it is the same list apart from that one "--".
+    if (typed && typed.length === args.length + 1 && typed[0] === "--") return typed;
+  } catch {
+    // fall back to what the runtime gave us
+  }
+  return args;
+}
+
 let code = 0;
 try {
-  code = await main(process.argv.slice(2));
+  code = await main(await argvAsTyped());
 } catch (e) {
   // Not expected (record() never throws); still, recording must not fail the caller.
   try {

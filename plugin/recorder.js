@@ -155,13 +155,16 @@ export function bufferSource(bytes) {
   return { size: bytes.byteLength, read: (off, len) => bytes.subarray(off, Math.min(off + len, bytes.byteLength)) };
 }
 
-/** A byte source over an open file descriptor (read with pread, never loaded whole). */
+/** A byte source over an open file descriptor (read with pread, never loaded whole). The returned bytes are
+ *  valid until the next read (one buffer is reused, so garbage does not pile up between collections). */
 export function fdSource(fd, size, fs = nodeFs) {
+  let scratch = Buffer.alloc(0);
   return {
     size,
     read(off, len) {
-      const n = Math.min(len, size - off);
-      const buf = Buffer.allocUnsafe(n);
+      const n = Math.max(0, Math.min(len, size - off));
+      if (scratch.length < n) scratch = Buffer.allocUnsafe(Math.max(n, PIECE_BYTES + 4));
+      const buf = scratch;
       let got = 0;
       while (got < n) {
         const r = fs.readSync(fd, buf, got, n - got, off + got);

@@ -209,7 +209,7 @@ function writeStatusAt(fs, p, target, ok, reason, nowMs) {
   }
   doc.targets[target] = t;
   doc.updated = when;
-  fs.mkdirSync(path.dirname(p), { recursive: true, mode: 0o700 });
+  makeDirs(fs, path.dirname(p));
   // Write aside and rename, so a concurrent reader never sees half a record. Concurrent writers may lose
   // each other's increments of `misses`: it is a hint for finding gaps, not an exact count.
   const tmp = `${p}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
@@ -379,6 +379,32 @@ function exists(fs, p) {
 // ---------------------------------------------------------------------------------------------------------
 // Append
 
+/** mkdir -p with mode 0700 on every directory it creates (Bun's recursive mkdirSync applies the mode only to
+ *  the last one). Directories that exist are left as they are. */
+export function makeDirs(fs, dir) {
+  const missing = [];
+  let cur = path.resolve(dir);
+  for (;;) {
+    try {
+      fs.statSync(cur);
+      break;
+    } catch (e) {
+      if (e.code !== "ENOENT") throw e;
+      missing.push(cur);
+      const up = path.dirname(cur);
+      if (up === cur) break;
+      cur = up;
+    }
+  }
+  for (const d of missing.reverse()) {
+    try {
+      fs.mkdirSync(d, { mode: 0o700 });
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e; // another writer made it first
+    }
+  }
+}
+
 /** Opens for appending; returns { fd, readable }. */
 function openTarget(fs, file) {
   for (let tries = 0; ; tries++) {
@@ -389,7 +415,7 @@ function openTarget(fs, file) {
       if (e.code !== "ENOENT" || tries > 0) throw e;
     }
     // The parent directory is missing (ENOENT on open with O_CREAT): create it, private.
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    makeDirs(fs, path.dirname(file));
   }
 }
 

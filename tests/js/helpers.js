@@ -36,6 +36,8 @@ process.on("exit", () => {
 export function isolatedEnv(dir, extra = {}) {
   const env = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith("AI_RECORDINGS_")) delete env[k];
+  // Bun creates $HOME/.bun at start-up; make HOME exist so modes we assert are the ones we created.
+  fs.mkdirSync(path.join(dir, "home"), { recursive: true });
   return { ...env, HOME: path.join(dir, "home"), XDG_STATE_HOME: path.join(dir, "state"), ...extra };
 }
 
@@ -47,7 +49,7 @@ export function runCli(args, { env, input, cwd, user } = {}) {
     argv = [`--reuid=${user}`, `--regid=${user === "nobody" ? "nogroup" : user}`, "--clear-groups", cmd, ...argv];
     cmd = "setpriv";
   }
-  const r = spawnSync(cmd, argv, { env, input, cwd, encoding: "buffer", maxBuffer: 1 << 30 });
+  const r = spawnSync(cmd, argv, { env, input, cwd, maxBuffer: 1 << 30 });
   const stdout = r.stdout ? r.stdout.toString("utf8") : "";
   let json = null;
   const last = stdout.trim().split("\n").pop();

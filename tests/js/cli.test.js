@@ -1,0 +1,244 @@
+// The `record` CLI as a real process (under the runtime running this suite): grammar, output, exit status,
+// byte-identical round trips of every input style, modes, stamps in a real repository, streaming stdin.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { segments } from "../../plugin/writer.js";
+import { tmpdir, isolatedEnv, runCli, lines, entries, rawMembers, containsInOrder, git, spawnSync, RUNTIME, CLI } from "./helpers.js";
+
+function setup(extraEnv = {}) {
+  const d = fs.realpathSync(tmpdir("rec-cli-"));
+  const file = path.join(d, "out", "rec.jsonl");
+  return { d, file, q: path.join(d, "out", "rec.quarantine.jsonl"), env: isolatedEnv(d, { AI_RECORDINGS_FILE: file, ...extraEnv }) };
+}
+
+const JSON_INPUTS = [
+  '{"note":"simple"}',
+  '{ "note" : "spaced out" ,\n  "n" : 1.0 }',
+  '{"dup":1,"dup":2,"num":1e5,"neg":-0.0,"big":123456789012345678901234567890}',
+  '{"esc":"caf\\u00e9 \\/ \\" \\\\ \\n \\ud83d\\ude00","raw":"é 🙂"}',
+  '{"sentiment":{"guilt":["skipped tests"],"relief":[]},"nested":{"a":[{"b":null}]}}',
+  '{"sentiment":null,"ts":"2020-01-01T00:00:00Z","eid":"mine-0001","capture":"me"}',
+  '{"deep":' + "[".repeat(300) + "]".repeat(300) + "}",
+];
+
+test("every JSON member round-trips byte-identically, as an argument and on stdin", () => {
+  const { file, env } = setup();
+  for (const input of JSON_INPUTS) {
+    const a = runCli(["--json", input], { env });
+    const b = runCli(["--json"], { env, input: input + "\n" });
+    for (const r of [a, b]) {
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.json.status, "recorded", `${input}: ${r.stderr}`);
+    }
+  }
+  const got = lines(file);
+  assert.equal(got.length, JSON_INPUTS.length * 2);
+  JSON_INPUTS.forEach((input, i) => {
+    for (const line of [got[2 * i], got[2 * i + 1]]) {
+      const members = rawMembers(line);
+      assert.ok(containsInOrder(members, rawMembers(input)), `changed:\n in: ${input}\nout: ${line}`);
+      JSON.parse(line);
+    }
+  });
+  // A supplied ts/eid/capture stands, once.
+  const own = rawMembers(got[10]);
+  assert.deepEqual(own.filter(([k]) => ["ts", "eid", "capture"].includes(k)), [["ts", '"2020-01-01T00:00:00Z"'], ["eid", '"mine-0001"'], ["capture", '"me"']]);
+});
+
+test("loose and plain text keep the verbatim input in raw, argument and stdin alike", () => {
+  const { file, env } = setup();
+  const texts = [
+    "category=bad judgement | finding: trusted a stale cache | result: wasted an hour {grade: F, confidence: high}",
+    "I told the user the tests passed before running them. sentiment: guilt, relief",
+    "Fixed the flaky test — it was a race 🙂",
+    "tabs\tand \\ backslashes and \"quotes\" and ünïcödé",
+  ];
+  for (const t of texts) {
+    assert.equal(runCli([t], { env }).code, 0);
+    assert.equal(runCli(["-"], { env, input: t }).code, 0);
+  }
+  const got = entries(file);
+  texts.forEach((t, i) => {
+    assert.equal(got[2 * i].raw, t);
+    assert.equal(got[2 * i + 1].raw, t);
+  });
+  assert.equal(got[0].category, "bad judgement");
+});
+
+test("quarantine: broken JSON and invalid UTF-8 are kept verbatim beside the target, exit 0", () => {
+  const { file, q, env } = setup();
+  const broken = '{"note": "unterminated';
+  const r = runCli([broken], { env });
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /^record: kept in quarantine \(.+\): .*rec\.quarantine\.jsonl\n$/);
+  const bytes = Buffer.from([0x6e, 0x6f, 0x74, 0x65, 0x20, 0xff, 0xc3, 0x28, 0x0a]);
+  const r2 = runCli(["--json"], { env, input: bytes });
+  assert.equal(r2.json.status, "quarantined");
+  assert.equal(r2.json.file, q);
+  const [e1, e2] = entries(q);
+  assert.equal(e1.raw, broken);
+  assert.ok(Buffer.from(e2.raw_b64, "base64").equals(bytes));
+  assert.deepEqual(lines(file), []);
+});
+
+test("grammar: --, -, words joined, options before text, unknown options kept as text", () => {
+  const { file, env } = setup();
+  const cases = [
+    [["--", "--json", "is", "text"], "--json is text", ""],
+    [["--", "read"], "read", ""],
+    [["several", "words", "--json", "joined"], "several words --json joined", ""],
+    [["--frobnicate", "keep", "this"], "--frobnicate keep this", /unknown option --frobnicate/],
+    [["--session", "s1", "--", "-x"], "-x", ""],
+    [["--file=" + file, "eq form"], "eq form", ""],
+  ];
+  for (const [args, want, stderr] of cases) {
+    const r = runCli(args, { env });
+    assert.equal(r.code, 0, args.join(" "));
+    assert.equal(r.stdout, "");
+    if (stderr) assert.match(r.stderr, stderr);
+    else assert.equal(r.stderr, "", args.join(" "));
+    assert.equal(entries(file).at(-1).raw, want, args.join(" "));
+  }
+  assert.equal(entries(file)[4].session, "s1");
+  // "-" and no TEXT read standard input; a lone unknown option with piped input records the input.
+  for (const args of [["-"], [], ["--frobnicate"]]) {
+    const r = runCli(args, { env, input: `from stdin ${args.join(" ")}` });
+    assert.equal(r.code, 0);
+    assert.equal(entries(file).at(-1).raw, `from stdin ${args.join(" ")}`);
+  }
+});
+
+function withTty(args, env) {
+  // `script` gives the CLI a terminal on stdin, as when a person types `record --oops`.
+  const cmd = [RUNTIME, CLI, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+  const r = spawnSync("script", ["-qec", cmd, "/dev/null"], { env, encoding: "utf8", input: "" , timeout: 20000 });
+  return { code: r.status, out: r.stdout };
+}
+
+test("pure usage errors without entry text exit 2 and write nothing", (t) => {
+  if (spawnSync("script", ["-qec", "true", "/dev/null"]).status !== 0) {
+    t.skip("`script` (util-linux) is not available to provide a terminal");
+    return;
+  }
+  const { file, env } = setup();
+  for (const args of [["--oops"], ["--file"]]) {
+    const r = withTty(args, env);
+    assert.equal(r.code, 2, `${args}: ${r.out}`);
+    assert.match(r.out, /no entry text given/);
+  }
+  assert.equal(fs.existsSync(file), false);
+});
+
+test("--json prints exactly status, file, eid, reason; without it success is silent", () => {
+  const { file, env } = setup();
+  const r = runCli(["--json", "hello"], { env });
+  assert.deepEqual(Object.keys(r.json), ["status", "file", "eid", "reason"]);
+  assert.deepEqual([r.json.status, r.json.file, r.json.reason], ["recorded", file, null]);
+  assert.equal(entries(file)[0].eid, r.json.eid);
+  const quiet = runCli(["hello again"], { env });
+  assert.deepEqual([quiet.code, quiet.stdout, quiet.stderr], [0, "", ""]);
+});
+
+test("not recorded: exit 0, one short stderr line; --json says skipped with the reason", () => {
+  const { d, env } = setup();
+  const dir = path.join(d, "is-a-dir");
+  fs.mkdirSync(dir);
+  const r = runCli(["--file", dir, "lost?"], { env });
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, "");
+  assert.equal(r.stderr, `record: not recorded (EISDIR: target is a directory): ${dir}\n`);
+  const j = runCli(["--json", "--file", dir, "lost?"], { env });
+  assert.deepEqual(j.json, { status: "skipped", file: dir, eid: null, reason: "EISDIR: target is a directory" });
+});
+
+test("--help documents options, env vars, target resolution and exit status", () => {
+  const r = runCli(["--help"], { env: isolatedEnv(tmpdir()) });
+  assert.equal(r.code, 0);
+  for (const s of ["--file", "--session", "--model", "--agent", "--json", "-- TEXT", "AI_RECORDINGS_FILE", "AI_RECORDINGS_SESSION", "AI_RECORDINGS_MODEL", "AI_RECORDINGS_AGENT", "AI_RECORDINGS_MAX_BYTES", "AI_RECORDINGS_SYNC", "~/git/ai_recordings.jsonl", "quarantine", "Exit status", "0700", "0600"]) {
+    assert.ok(r.stdout.includes(s), `help lacks ${s}`);
+  }
+});
+
+test("session, model, agent: flags win over env", () => {
+  const { file, env } = setup({ AI_RECORDINGS_SESSION: "s-env", AI_RECORDINGS_MODEL: "m-env", AI_RECORDINGS_AGENT: "a-env" });
+  runCli(["x"], { env });
+  runCli(["--session", "s", "--model", "m", "--agent", "a", "y"], { env });
+  const [a, b] = entries(file);
+  assert.deepEqual([a.session, a.model, a.agent, a.capture], ["s-env", "m-env", "a-env", "cli"]);
+  assert.deepEqual([b.session, b.model, b.agent], ["s", "m", "a"]);
+});
+
+test("default target is ~/git/ai_recordings.jsonl, created with 0700 dirs and a 0600 file", () => {
+  const d = fs.realpathSync(tmpdir("rec-cli-"));
+  const env = isolatedEnv(d);
+  const r = spawnSync(RUNTIME, [CLI, "--json", "to the default"], { env, encoding: "utf8" });
+  const j = JSON.parse(r.stdout);
+  const want = path.join(d, "home", "git", "ai_recordings.jsonl");
+  assert.equal(j.file, want);
+  assert.equal(fs.statSync(want).mode & 0o777, 0o600);
+  assert.equal(fs.statSync(path.dirname(want)).mode & 0o777, 0o700);
+  // every missing level is created private
+  const deep = path.join(d, "a", "b", "c", "r.jsonl");
+  runCli(["--file", deep, "deep"], { env });
+  for (const p of ["a", "a/b", "a/b/c"]) assert.equal(fs.statSync(path.join(d, p)).mode & 0o777, 0o700, p);
+  assert.equal(fs.statSync(deep).mode & 0o777, 0o600);
+});
+
+test("stamps in a real repository with a remote and a worktree", () => {
+  const { d, file, env } = setup();
+  const repo = path.join(d, "proj");
+  fs.mkdirSync(repo);
+  git(repo, "init", "-q");
+  git(repo, "remote", "add", "origin", "https://github.com/acme/widgets.git");
+  git(repo, "commit", "-q", "--allow-empty", "-m", "init");
+  const wt = path.join(d, "proj-wt");
+  git(repo, "worktree", "add", "-q", "-b", "topic", wt);
+  git(wt, "commit", "-q", "--allow-empty", "-m", "on topic");
+  fs.mkdirSync(path.join(wt, "sub"));
+  runCli(["from main"], { env, cwd: repo });
+  runCli(["from worktree"], { env, cwd: path.join(wt, "sub") });
+  const [m, w] = entries(file);
+  assert.deepEqual(
+    [m.repo, m.git_dir, m.origin, m.head, m.branch, m.pwd],
+    ["widgets", path.join(repo, ".git"), "https://github.com/acme/widgets.git", git(repo, "rev-parse", "HEAD"), "main", repo],
+  );
+  assert.deepEqual(
+    [w.repo, w.git_dir, w.origin, w.head, w.branch, w.pwd],
+    ["widgets", path.join(repo, ".git"), "https://github.com/acme/widgets.git", git(wt, "rev-parse", "HEAD"), "topic", path.join(wt, "sub")],
+  );
+  assert.notEqual(m.head, w.head);
+  // stamp order after supplied members: capture, pwd, repo, git_dir, origin, head, branch
+  const keys = rawMembers(lines(file)[1]).map(([k]) => k);
+  assert.deepEqual(keys.slice(keys.indexOf("capture")), ["capture", "pwd", "repo", "git_dir", "origin", "head", "branch"]);
+});
+
+test("stdin over 16 MiB streams into pieces in bounded memory", (t) => {
+  const { file, q, env } = setup();
+  const chunk = Buffer.from("0123456789abcdef".repeat(4096)); // 64 KiB of text
+  const timeOk = spawnSync("/usr/bin/time", ["-f", "%M", "true"]).status === 0;
+  const cmd = timeOk ? "/usr/bin/time" : RUNTIME;
+  const args = timeOk ? ["-f", "maxrss_kb=%M", RUNTIME, CLI, "--json"] : [CLI, "--json"];
+  const rss = {};
+  for (const mib of [24, 88]) {
+    const size = mib * 1024 * 1024;
+    const input = Buffer.concat(Array.from({ length: size / chunk.length }, () => chunk));
+    const r = spawnSync(cmd, args, { env, input, maxBuffer: 1 << 20 });
+    const out = JSON.parse(String(r.stdout).trim());
+    assert.equal(out.status, "quarantined");
+    const marker = entries(file).find((e) => e.eid === out.eid);
+    assert.equal(Number(marker.bytes), size);
+    const pieces = segments(q).flatMap(entries).filter((e) => e.eid === out.eid);
+    assert.equal(pieces.length, Number(marker.pieces));
+    assert.equal(pieces.reduce((n, p) => n + Buffer.byteLength(p.raw), 0), size);
+    if (timeOk) rss[mib] = Number(/maxrss_kb=(\d+)/.exec(String(r.stderr))[1]);
+  }
+  if (timeOk) {
+    t.diagnostic(`peak RSS: ${(rss[24] / 1024).toFixed(0)} MiB for 24 MiB of stdin, ${(rss[88] / 1024).toFixed(0)} MiB for 88 MiB`);
+    // Bounded: 64 MiB more input must not mean (anywhere near) 64 MiB more memory. (Node's peak still rises
+    // ~25 MiB from garbage awaiting collection, then levels off: ~105 MiB at 88 and at 200 MiB of input.)
+    assert.ok(rss[88] - rss[24] < 40 * 1024, `peak RSS grew by ${rss[88] - rss[24]} KiB`);
+  }
+});
