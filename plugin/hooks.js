@@ -318,7 +318,7 @@ export function learnEvent(state, event) {
   } else if (type === "session.idle") {
     // A session's errors are deduplicated until it goes idle (opencode can repeat one error while retrying).
     const s = state.sessions.get(p.sessionID);
-    if (s) s.errors = undefined;
+    if (s) delete s.errors;
   } else if (type === "session.deleted") {
     state.sessions.delete(p.info?.id ?? p.sessionID);
   }
