@@ -30,7 +30,7 @@ function seedConfigDir(dir) {
  * Creates a sandbox. `pluginOptions` is the tuple's second member (null: plugin not loaded); `files` are
  * written into the project; `extraPlugins` are module sources dropped into `.opencode/plugin/`.
  */
-export function makeSandbox({ mockUrl, pluginOptions = {}, files = {}, extraPlugins = {}, config = {} } = {}) {
+export function makeSandbox({ mockUrl, pluginOptions = {}, files = {}, extraPlugins = {}, config = {}, configDir = "project" } = {}) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "ocrec-e2e-"));
   const dirs = {
     root,
@@ -67,7 +67,9 @@ export function makeSandbox({ mockUrl, pluginOptions = {}, files = {}, extraPlug
     plugin,
     ...config,
   };
-  fs.writeFileSync(path.join(dirs.project, "opencode.json"), JSON.stringify(cfg, null, 2));
+  // configDir "global": the provider goes to the user config, leaving the project's config to the test.
+  const cfgFile = configDir === "global" ? path.join(dirs.config, "opencode/opencode.json") : path.join(dirs.project, "opencode.json");
+  fs.writeFileSync(cfgFile, JSON.stringify(cfg, null, 2));
   for (const [rel, text] of Object.entries(files)) {
     const p = path.join(dirs.project, rel);
     fs.mkdirSync(path.dirname(p), { recursive: true });

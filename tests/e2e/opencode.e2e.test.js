@@ -236,3 +236,25 @@ test("an unwritable target: nothing recorded, the tool says why, the session com
   assert.ok(run.events.some((e) => e.type === "text" && /done/.test(e.part?.text ?? "")), "the session went on to its last turn");
   assert.ok(!fs.existsSync(file));
 });
+
+test("this repository's opencode.jsonc loads the plugin and the instructions", async () => {
+  // The project is a stand-in for this checkout: its opencode.jsonc verbatim, plugin/ and instructions/ linked.
+  const dirs = makeSandbox({ mockUrl: mock.url, pluginOptions: null, configDir: "global" });
+  sandboxes.push(dirs);
+  fs.copyFileSync(path.join(REPO, "opencode.jsonc"), path.join(dirs.project, "opencode.jsonc"));
+  fs.symlinkSync(path.join(REPO, "plugin"), path.join(dirs.project, "plugin"));
+  fs.symlinkSync(path.join(REPO, "instructions"), path.join(dirs.project, "instructions"));
+  const file = path.join(dirs.root, "env-target.jsonl");
+  let system = "";
+  mock.script = (ctx) => {
+    if (ctx.n === 0) system = ctx.system;
+    return turns([{ tool: "record", args: { entry: "target from the environment" } }])(ctx);
+  };
+  const run = await runOpencode(dirs, "hi", { env: { ...ENV, AI_RECORDINGS_FILE: file } });
+  assert.equal(run.code, 0, run.stderr.slice(-2000));
+  assert.ok(system.includes("# Recordings: keep what you learn"), "instructions/recordings.md is in the system prompt");
+  const lines = readLines(file);
+  assert.equal(lines.length, 1);
+  assertStamped(lines[0], run, "agent");
+  assert.equal(lines[0].note, "target from the environment");
+});

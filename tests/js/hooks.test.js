@@ -16,6 +16,8 @@ const fixture = (name) =>
 const opts = (o = {}, env = {}) => h.resolveOptions(o, env);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "hooks-test-"));
 process.on("exit", () => fs.rmSync(tmp, { recursive: true, force: true }));
+// The recorder notes successes in $XDG_STATE_HOME/opencode-recordings/status.json: keep ours out of the user's.
+process.env.XDG_STATE_HOME = path.join(tmp, "state");
 
 // ---------------------------------------------------------------------------------------------------------
 // Gate classifier
