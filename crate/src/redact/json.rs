@@ -1,0 +1,312 @@
+//! Redaction inside a JSON value given as raw text.
+//!
+//! The walk is iterative (an explicit stack, so 100k-deep nesting costs memory, not call stack) and never
+//! re-serialises: only bytes inside string literals are replaced, by markers that need no escaping. A string
+//! with escapes is decoded for matching together with a map from each decoded byte back to the raw offset of the
+//! escape it came from, so a redacted range always covers whole escapes (never half of `\uD83D\uDE00`, never a
+//! lone backslash). Input that is not valid JSON is still walked without panicking; what it yields is best effort.
+
+use super::rules::{accept_value, classify_key, whole_token, Family, KeyClass, Mode, Rule};
+use super::scan::{auth_credential, Found};
+
+/// A key as it appears in a path: its raw (escaped) text, or a redacted copy when the key itself held a secret.
+enum KeySeg {
+    Raw(usize, usize),
+    Owned(String),
+}
+
+enum Frame {
+    Obj { key: Option<KeySeg>, want_key: bool },
+    Arr { idx: usize },
+}
+
+/// One replacement in the raw text: `start..end` becomes the marker for `rule`; `path` locates it.
+pub struct Edit {
+    pub start: usize,
+    pub end: usize,
+    pub rule: Rule,
+    pub path: String,
+}
+
+/// Walks `raw` and returns the edits, in order. `parent_key` is the key of the member `raw` is the value of, when
+/// the caller holds them apart. `scan` finds spans in decoded text (built-in rules, user patterns, allow lists);
+/// `allowed` is the allow list, for whole-value redactions.
+pub fn walk(
+    raw: &str,
+    parent_key: Option<&str>,
+    scan: &dyn Fn(&str) -> Vec<Found>,
+    allowed: &dyn Fn(&str) -> bool,
+) -> Vec<Edit> {
+    let b = raw.as_bytes();
+    let n = b.len();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut edits: Vec<Edit> = Vec::new();
+    let mut decoded = String::new();
+    let mut map: Vec<u32> = Vec::new();
+    let mut i = 0;
+    while i < n {
+        match b[i] {
+            b'"' => {
+                let (cs, ce, next) = string_extent(b, i);
+                let content = &raw[cs..ce];
+                let is_key = matches!(stack.last(), Some(Frame::Obj { want_key: true, .. }));
+                // Decode when there are escapes; otherwise the raw content is the text.
+                let has_escape = content.as_bytes().contains(&b'\\');
+                let text: &str = if has_escape {
+                    decode(content, &mut decoded, &mut map);
+                    &decoded
+                } else {
+                    content
+                };
+                let to_raw = |d: usize| -> usize {
+                    if has_escape {
+                        cs + map.get(d).copied().unwrap_or((ce - cs) as u32) as usize
+                    } else {
+                        cs + d
+                    }
+                };
+                if is_key {
+                    let spans = scan(text);
+                    let seg = if spans.is_empty() {
+                        KeySeg::Raw(cs, ce)
+                    } else {
+                        KeySeg::Owned(redacted_copy(raw, cs, ce, &spans, &to_raw))
+                    };
+                    if !spans.is_empty() {
+                        let path = path_of(raw, &stack, Some(&seg));
+                        for f in &spans {
+                            edits.push(Edit { start: to_raw(f.start), end: to_raw(f.end), rule: f.rule, path: path.clone() });
+                        }
+                    }
+                    if let Some(Frame::Obj { key, want_key }) = stack.last_mut() {
+                        *key = Some(seg);
+                        *want_key = false;
+                    }
+                } else {
+                    let kc = match stack.last() {
+                        Some(Frame::Obj { key: Some(KeySeg::Raw(ks, ke)), .. }) => classify_key(&b[*ks..*ke]),
+                        Some(Frame::Obj { key: Some(KeySeg::Owned(k)), .. }) => classify_key(k.as_bytes()),
+                        Some(_) => None,
+                        None => parent_key.and_then(|k| classify_key(k.as_bytes())),
+                    };
+                    let whole = kc.and_then(|kc| whole_value(text, kc, allowed));
+                    let spans = match whole {
+                        Some(f) => vec![f],
+                        None => scan(text),
+                    };
+                    if !spans.is_empty() {
+                        let path = path_of(raw, &stack, None);
+                        for f in &spans {
+                            edits.push(Edit { start: to_raw(f.start), end: to_raw(f.end), rule: f.rule, path: path.clone() });
+                        }
+                    }
+                }
+                i = next;
+            }
+            b'{' => {
+                stack.push(Frame::Obj { key: None, want_key: true });
+                i += 1;
+            }
+            b'[' => {
+                stack.push(Frame::Arr { idx: 0 });
+                i += 1;
+            }
+            b'}' | b']' => {
+                stack.pop();
+                i += 1;
+            }
+            b',' => {
+                match stack.last_mut() {
+                    Some(Frame::Arr { idx }) => *idx += 1,
+                    Some(Frame::Obj { key, want_key }) => {
+                        *key = None;
+                        *want_key = true;
+                    }
+                    None => {}
+                }
+                i += 1;
+            }
+            b':' => {
+                if let Some(Frame::Obj { want_key, .. }) = stack.last_mut() {
+                    *want_key = false;
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    edits
+}
+
+/// A string value under a key that names a secret is redacted whole — except an `Authorization` value, whose
+/// scheme stays, and values that are placeholders, messages, or PEM blocks (left to the PEM rule, which keeps
+/// the armour lines).
+fn whole_value(text: &str, kc: KeyClass, allowed: &dyn Fn(&str) -> bool) -> Option<Found> {
+    let v = text.as_bytes();
+    let found = if kc.family == Family::Authorization {
+        let (s, e) = auth_credential(v, 0)?;
+        Found { start: s, end: e, rule: whole_token(&v[s..e]).unwrap_or(kc.rule) }
+    } else {
+        if v.starts_with(b"-----BEGIN") {
+            return None;
+        }
+        let rule = match whole_token(v) {
+            Some(r) => r,
+            None if accept_value(v, Mode::Literal, kc.family) => kc.rule,
+            None => return None,
+        };
+        Found { start: 0, end: v.len(), rule }
+    };
+    (!allowed(&text[found.start..found.end])).then_some(found)
+}
+
+/// The extent of the string literal opening at `i`: content start, content end, and the index after the closing
+/// quote (or the end of input when unterminated).
+fn string_extent(b: &[u8], i: usize) -> (usize, usize, usize) {
+    let s = i + 1;
+    let mut j = s;
+    while j < b.len() {
+        match b[j] {
+            b'"' => return (s, j, j + 1),
+            b'\\' => j += 2,
+            _ => j += 1,
+        }
+    }
+    let e = b.len();
+    // An unterminated string ending in a lone backslash: keep the backslash out of the content.
+    (s, e.max(s), e)
+}
+
+/// Decodes JSON string content into `out`, with `map[d]` = offset in `content` of the escape (or byte) that
+/// produced decoded byte `d`, plus one final entry for the end.
+fn decode(content: &str, out: &mut String, map: &mut Vec<u32>) {
+    out.clear();
+    map.clear();
+    let b = content.as_bytes();
+    let mut i = 0;
+    let push = |out: &mut String, map: &mut Vec<u32>, c: char, at: usize| {
+        let before = out.len();
+        out.push(c);
+        for _ in before..out.len() {
+            map.push(at as u32);
+        }
+    };
+    while i < b.len() {
+        if b[i] != b'\\' {
+            // Copy one UTF-8 character.
+            let ch = content[i..].chars().next().unwrap_or('\u{FFFD}');
+            push(out, map, ch, i);
+            i += ch.len_utf8().max(1);
+            continue;
+        }
+        let at = i;
+        let Some(&e) = b.get(i + 1) else {
+            push(out, map, '\\', at);
+            i += 1;
+            continue;
+        };
+        let simple = match e {
+            b'"' => Some('"'),
+            b'\\' => Some('\\'),
+            b'/' => Some('/'),
+            b'b' => Some('\u{8}'),
+            b'f' => Some('\u{c}'),
+            b'n' => Some('\n'),
+            b'r' => Some('\r'),
+            b't' => Some('\t'),
+            _ => None,
+        };
+        if let Some(c) = simple {
+            push(out, map, c, at);
+            i += 2;
+            continue;
+        }
+        if e == b'u' {
+            if let Some(hi) = hex4(b, i + 2) {
+                if (0xD800..0xDC00).contains(&hi) && b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u') {
+                    if let Some(lo) = hex4(b, i + 8) {
+                        if (0xDC00..0xE000).contains(&lo) {
+                            let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                            push(out, map, char::from_u32(cp).unwrap_or('\u{FFFD}'), at);
+                            i += 12;
+                            continue;
+                        }
+                    }
+                }
+                push(out, map, char::from_u32(hi).unwrap_or('\u{FFFD}'), at);
+                i += 6;
+                continue;
+            }
+        }
+        // Invalid escape: keep both characters, each mapped to the backslash so no range splits them.
+        push(out, map, '\\', at);
+        let ch = content[i + 1..].chars().next().unwrap_or('\u{FFFD}');
+        push(out, map, ch, at);
+        i += 1 + ch.len_utf8();
+    }
+    map.push(b.len() as u32);
+}
+
+fn hex4(b: &[u8], i: usize) -> Option<u32> {
+    let s = b.get(i..i + 4)?;
+    let mut v = 0u32;
+    for &c in s {
+        v = v * 16 + (c as char).to_digit(16)?;
+    }
+    Some(v)
+}
+
+/// The raw content `cs..ce` with the spans (decoded offsets) replaced by markers; used for a path segment.
+fn redacted_copy(raw: &str, cs: usize, ce: usize, spans: &[Found], to_raw: &dyn Fn(usize) -> usize) -> String {
+    let mut out = String::new();
+    let mut last = cs;
+    for f in spans {
+        let (s, e) = (to_raw(f.start), to_raw(f.end));
+        out.push_str(raw.get(last..s).unwrap_or(""));
+        super::push_marker(&mut out, f.rule);
+        last = e;
+    }
+    out.push_str(raw.get(last..ce).unwrap_or(""));
+    out
+}
+
+/// `$`, `$.env.API_KEY`, `$.items[3]`, `$["a b"]` — built only when something was redacted. Keys are written as
+/// they are in the document (JSON-escaped), with any secret inside them already replaced by its marker.
+fn path_of(raw: &str, stack: &[Frame], leaf: Option<&KeySeg>) -> String {
+    let mut p = String::from("$");
+    let leaf = leaf.map(|k| Frame::Obj { key: Some(borrow_seg(k)), want_key: false });
+    for f in stack.iter().chain(leaf.iter()) {
+        match f {
+            Frame::Arr { idx } => {
+                p.push('[');
+                p.push_str(&idx.to_string());
+                p.push(']');
+            }
+            Frame::Obj { key: Some(k), .. } => {
+                let k: &str = match k {
+                    KeySeg::Raw(s, e) => raw.get(*s..*e).unwrap_or(""),
+                    KeySeg::Owned(s) => s,
+                };
+                let plain = !k.is_empty()
+                    && k.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'$');
+                if plain {
+                    p.push('.');
+                    p.push_str(k);
+                } else {
+                    p.push_str("[\"");
+                    p.push_str(k);
+                    p.push_str("\"]");
+                }
+            }
+            Frame::Obj { key: None, .. } => {}
+        }
+    }
+    p
+}
+
+fn borrow_seg(k: &KeySeg) -> KeySeg {
+    match k {
+        KeySeg::Raw(s, e) => KeySeg::Raw(*s, *e),
+        KeySeg::Owned(s) => KeySeg::Owned(s.clone()),
+    }
+}

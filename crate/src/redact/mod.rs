@@ -1,0 +1,227 @@
+//! Secret redaction: finds credentials in what agents record and replaces each with `[REDACTED:<rule-id>]`.
+//!
+//! # Contract
+//! - **Pure and total.** No clock, filesystem or environment; no input panics. Bad user patterns become
+//!   warnings from [`Redactor::new`], never failures.
+//! - **Markers, not silence.** A secret becomes `[REDACTED:<rule-id>]`; each call also returns [`Hit`]s (path,
+//!   rule, count — never the secret nor a hash of it). Entries carry [`RULESET_VERSION`] so old entries can be
+//!   re-redacted when the rules improve.
+//! - **Idempotent.** Redacting output again changes nothing: markers are skipped, never matched.
+//! - **Byte identity.** [`Redactor::redact_json`] changes only the contents of JSON strings; a marker needs no
+//!   escaping, and a redacted range always covers whole escapes.
+//! - **Cheap start.** The built-in rules are hand-written matchers over bytes, not regexes: nothing is compiled
+//!   when a `Redactor` is made, unless the user supplies patterns (those use `regex-lite`).
+//!
+//! # Rules (ids)
+//! Token shapes, found by prefix at a word start, then checked for length, charset and character mix:
+//! `aws-access-key-id` (`AKIA`/`ASIA`/… + 16), `gcp-api-key` (`AIza` + 35), `github-token` (`ghp_ gho_ ghu_ ghs_
+//! ghr_`), `github-fine-grained-pat` (`github_pat_`), `gitlab-token` (`glpat-`, `glrt-`, …), `slack-token`
+//! (`xox[abposre]-`, `xapp-`), `slack-webhook` (`hooks.slack.com/services/…`), `stripe-key` (`sk_live_`,
+//! `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`), `twilio-key` (`SK` + 32 hex; `AC` + 32 hex when "twilio" is
+//! near), `sendgrid-api-key` (`SG.x.y`), `openai-api-key` (`sk-`, `sk-proj-`, …), `anthropic-api-key`
+//! (`sk-ant-`), `npm-token` (`npm_`), `pypi-token` (`pypi-AgE…`), `jwt` (`eyJ….eyJ….sig`).
+//!
+//! Context rules: `private-key` (the body of a PEM `PRIVATE KEY` block, with real newlines or JSON `\n`
+//! escapes; also a non-PEM value of a `private_key` field), `aws-secret-access-key` (40 base64 characters right
+//! after an access key id, or the value of `aws_secret_access_key`/`SecretAccessKey`), `azure-connection-string`
+//! (`AccountKey=`, `SharedAccessKey=`, `SharedAccessSignature=` values), `url-credentials` (the password in
+//! `scheme://user:password@host`), `url-signature` (`sig=`, `X-Amz-Signature=`), `authorization-header` (the
+//! credential after `Authorization: <scheme>`), `bearer-token` (`Bearer <credential>` anywhere),
+//! `secret-assignment` (the value of a key naming a secret — password, passwd, passphrase, secret, token,
+//! api_key, access_key, client_secret, auth, credentials, … — in code, env files, JSON, YAML, query strings and
+//! `--flag value`), `db-key-echo` (PostgreSQL `Key (col)=(value)` and MySQL `Duplicate entry 'value' for key
+//! 'col'` when a column names a secret; other columns such as `email` are kept: they are what an agent needs to
+//! debug a unique violation, and personal data is not what this redactor is for).
+//!
+//! Values of secret-naming keys are filtered: placeholders (`***`, `<token>`, `${VAR}`, `$VAR`, `{{ … }}`,
+//! `changeme`, `your_api_key`, anything containing `example`), references (`process.env.X`, `self.password`,
+//! `get_token()`), type names (`string`, `Option<String>`), numbers (except for passwords), paths, URLs,
+//! messages (whitespace) and, in free text, plain words (`password: required`) are left alone.
+//! `custom-<n>`: the n-th user pattern.
+
+mod json;
+mod rules;
+mod scan;
+mod user;
+
+use std::collections::HashMap;
+
+pub use rules::{Rule, BUILTIN_RULES};
+
+/// Version of the built-in rule set, written next to every redaction list. Bump when rules change.
+pub const RULESET_VERSION: &str = "2026-11-29.1";
+
+/// Redaction settings. `Default` is enabled with no extra patterns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RedactOptions {
+    /// `false` turns redaction off entirely (every call returns `None`).
+    pub enabled: bool,
+    /// Extra patterns (`regex-lite` syntax); a match is redacted as `custom-<n>` (1-based). With a capture
+    /// group, only group 1 is redacted.
+    pub patterns: Vec<String>,
+    /// Literals never redacted: a candidate secret equal to one of these stays.
+    pub allow: Vec<String>,
+    /// Patterns (`regex-lite`, searched within the candidate; anchor with `^…$` for a full match) whose
+    /// matching candidates stay.
+    pub allow_patterns: Vec<String>,
+}
+
+impl Default for RedactOptions {
+    fn default() -> Self {
+        RedactOptions { enabled: true, patterns: Vec::new(), allow: Vec::new(), allow_patterns: Vec::new() }
+    }
+}
+
+/// What was redacted where: `path` is `$` for free text and for a JSON value itself, `$.env.API_KEY`,
+/// `$.items[2]`, `$["odd key"]` inside one (relative to the value given). Keys in paths are written as in the
+/// document (JSON-escaped); write the path through a JSON encoder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hit {
+    pub path: String,
+    pub rule: String,
+    pub count: usize,
+}
+
+/// A configured redactor. Cheap to build (nothing is compiled unless user patterns are given) and immutable.
+pub struct Redactor {
+    enabled: bool,
+    allow: Vec<String>,
+    allow_re: Vec<(u16, regex_lite::Regex)>,
+    custom: Vec<(u16, regex_lite::Regex)>,
+}
+
+impl Redactor {
+    /// Builds a redactor. Bad user patterns are skipped and reported in the warnings; this never fails.
+    pub fn new(opts: &RedactOptions) -> (Redactor, Vec<String>) {
+        let mut warnings = Vec::new();
+        let (custom, allow_re) = if opts.enabled {
+            (
+                user::compile("redaction pattern", &opts.patterns, &mut warnings),
+                user::compile("allow pattern", &opts.allow_patterns, &mut warnings),
+            )
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let allow = opts.allow.iter().filter(|a| !a.is_empty()).cloned().collect();
+        (Redactor { enabled: opts.enabled, allow, allow_re, custom }, warnings)
+    }
+
+    /// Redacts free text (a decoded string). Returns `None` when nothing matched (the fast, common case).
+    /// Hits have path `$`.
+    pub fn redact_text(&self, text: &str) -> Option<(String, Vec<Hit>)> {
+        if !self.enabled || text.is_empty() {
+            return None;
+        }
+        let spans = self.find(text);
+        if spans.is_empty() {
+            return None;
+        }
+        let mut out = String::with_capacity(text.len() + 24 * spans.len());
+        let mut hits = Hits::default();
+        let mut last = 0;
+        for f in &spans {
+            if f.start < last {
+                continue;
+            }
+            out.push_str(text.get(last..f.start).unwrap_or(""));
+            push_marker(&mut out, f.rule);
+            hits.add("$", f.rule);
+            last = f.end;
+        }
+        out.push_str(text.get(last..).unwrap_or(""));
+        Some((out, hits.into_vec()))
+    }
+
+    /// Redacts a valid, minified JSON value given as raw text (one top-level member's value, or a whole
+    /// document). Only the contents of JSON strings change; a string whose key names a secret is redacted
+    /// whole. Nesting is walked iteratively. Hits carry the path relative to the value (`$.env.API_KEY`).
+    pub fn redact_json(&self, raw: &str) -> Option<(String, Vec<Hit>)> {
+        self.redact_json_inner(raw, None)
+    }
+
+    /// Like [`redact_json`](Self::redact_json) for the value of a member whose key the caller holds apart: a
+    /// string value is redacted whole when `key` names a secret (an `Authorization` value keeps its scheme).
+    pub fn redact_json_member(&self, key: &str, raw: &str) -> Option<(String, Vec<Hit>)> {
+        self.redact_json_inner(raw, Some(key))
+    }
+
+    /// Whether a member key names a secret (`password`, `api_key`, `clientSecret`, `Authorization`, …; not
+    /// `public_key`, `token_count`, `max_tokens`, `secret_name`). Always `false` when disabled.
+    pub fn secret_key(&self, key: &str) -> bool {
+        self.enabled && rules::classify_key(key.as_bytes()).is_some()
+    }
+
+    fn redact_json_inner(&self, raw: &str, key: Option<&str>) -> Option<(String, Vec<Hit>)> {
+        if !self.enabled || raw.is_empty() {
+            return None;
+        }
+        let find = |t: &str| self.find(t);
+        let allowed = |s: &str| self.allowed(s);
+        let edits = json::walk(raw, key, &find, &allowed);
+        if edits.is_empty() {
+            return None;
+        }
+        let mut out = String::with_capacity(raw.len() + 24 * edits.len());
+        let mut hits = Hits::default();
+        let mut last = 0;
+        for e in &edits {
+            if e.start < last || e.end < e.start {
+                continue;
+            }
+            let Some(before) = raw.get(last..e.start) else { continue };
+            out.push_str(before);
+            push_marker(&mut out, e.rule);
+            hits.add(&e.path, e.rule);
+            last = e.end;
+        }
+        out.push_str(raw.get(last..).unwrap_or(""));
+        Some((out, hits.into_vec()))
+    }
+
+    fn allowed(&self, s: &str) -> bool {
+        self.allow.iter().any(|a| a == s) || self.allow_re.iter().any(|(_, r)| r.is_match(s))
+    }
+
+    /// Spans to redact in decoded text: built-in rules, then user patterns merged in.
+    fn find(&self, text: &str) -> Vec<scan::Found> {
+        let allowed = |s: &str| self.allowed(s);
+        let mut sc = scan::Scanner::new(text, &allowed);
+        sc.run();
+        let mut found = std::mem::take(&mut sc.out);
+        if !self.custom.is_empty() {
+            user::apply(&self.custom, text, &mut found, &sc.markers, &allowed);
+        }
+        found
+    }
+}
+
+/// Appends `[REDACTED:<rule-id>]`.
+fn push_marker(out: &mut String, rule: Rule) {
+    out.push_str("[REDACTED:");
+    out.push_str(&rule.id());
+    out.push(']');
+}
+
+/// Hits merged by (path, rule), in order of first occurrence.
+#[derive(Default)]
+struct Hits {
+    list: Vec<Hit>,
+    index: HashMap<(String, Rule), usize>,
+}
+
+impl Hits {
+    fn add(&mut self, path: &str, rule: Rule) {
+        if let Some(&i) = self.index.get(&(path.to_string(), rule)) {
+            self.list[i].count += 1;
+            return;
+        }
+        self.index.insert((path.to_string(), rule), self.list.len());
+        self.list.push(Hit { path: path.to_string(), rule: rule.id().into_owned(), count: 1 });
+    }
+    fn into_vec(self) -> Vec<Hit> {
+        self.list
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,843 @@
+//! The built-in rules: rule ids, token shapes, key names that announce a secret, and the value filters that keep
+//! placeholders, code and prose out of the way.
+//!
+//! Every matcher here is hand-written over bytes: no regex is compiled at start-up (see
+//! `../shared/TOOLCHAIN.md`: compiling ~100 regexes inside wasm costs 40–55 ms, more than the whole CLI budget).
+//! Matchers look at ASCII only, so every span they return starts and ends on a UTF-8 character boundary.
+
+use std::borrow::Cow;
+
+/// What a redaction was for. `id()` is what goes into the marker and the entry's `redacted` list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    AwsAccessKeyId,
+    AwsSecretAccessKey,
+    GcpApiKey,
+    PrivateKey,
+    AzureConnectionString,
+    GithubToken,
+    GithubFineGrainedPat,
+    GitlabToken,
+    SlackToken,
+    SlackWebhook,
+    StripeKey,
+    TwilioKey,
+    SendgridApiKey,
+    OpenaiApiKey,
+    AnthropicApiKey,
+    NpmToken,
+    PypiToken,
+    Jwt,
+    UrlCredentials,
+    UrlSignature,
+    AuthorizationHeader,
+    BearerToken,
+    SecretAssignment,
+    DbKeyEcho,
+    /// A user-supplied pattern; the number is its 1-based position in `RedactOptions::patterns`.
+    Custom(u16),
+}
+
+/// Every built-in rule, in the order the documentation lists them.
+pub const BUILTIN_RULES: &[Rule] = &[
+    Rule::AwsAccessKeyId,
+    Rule::AwsSecretAccessKey,
+    Rule::GcpApiKey,
+    Rule::PrivateKey,
+    Rule::AzureConnectionString,
+    Rule::GithubToken,
+    Rule::GithubFineGrainedPat,
+    Rule::GitlabToken,
+    Rule::SlackToken,
+    Rule::SlackWebhook,
+    Rule::StripeKey,
+    Rule::TwilioKey,
+    Rule::SendgridApiKey,
+    Rule::OpenaiApiKey,
+    Rule::AnthropicApiKey,
+    Rule::NpmToken,
+    Rule::PypiToken,
+    Rule::Jwt,
+    Rule::UrlCredentials,
+    Rule::UrlSignature,
+    Rule::AuthorizationHeader,
+    Rule::BearerToken,
+    Rule::SecretAssignment,
+    Rule::DbKeyEcho,
+];
+
+impl Rule {
+    pub fn id(self) -> Cow<'static, str> {
+        Cow::Borrowed(match self {
+            Rule::AwsAccessKeyId => "aws-access-key-id",
+            Rule::AwsSecretAccessKey => "aws-secret-access-key",
+            Rule::GcpApiKey => "gcp-api-key",
+            Rule::PrivateKey => "private-key",
+            Rule::AzureConnectionString => "azure-connection-string",
+            Rule::GithubToken => "github-token",
+            Rule::GithubFineGrainedPat => "github-fine-grained-pat",
+            Rule::GitlabToken => "gitlab-token",
+            Rule::SlackToken => "slack-token",
+            Rule::SlackWebhook => "slack-webhook",
+            Rule::StripeKey => "stripe-key",
+            Rule::TwilioKey => "twilio-key",
+            Rule::SendgridApiKey => "sendgrid-api-key",
+            Rule::OpenaiApiKey => "openai-api-key",
+            Rule::AnthropicApiKey => "anthropic-api-key",
+            Rule::NpmToken => "npm-token",
+            Rule::PypiToken => "pypi-token",
+            Rule::Jwt => "jwt",
+            Rule::UrlCredentials => "url-credentials",
+            Rule::UrlSignature => "url-signature",
+            Rule::AuthorizationHeader => "authorization-header",
+            Rule::BearerToken => "bearer-token",
+            Rule::SecretAssignment => "secret-assignment",
+            Rule::DbKeyEcho => "db-key-echo",
+            Rule::Custom(n) => return Cow::Owned(format!("custom-{n}")),
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Byte classes
+
+#[inline]
+pub fn is_alnum(c: u8) -> bool {
+    c.is_ascii_alphanumeric()
+}
+/// `[A-Za-z0-9_-]`: base64url, and the body of most vendor tokens.
+#[inline]
+pub fn is_b64url(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
+}
+/// `[A-Za-z0-9+/=]`: standard base64 with padding.
+#[inline]
+pub fn is_b64(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'+' || c == b'/' || c == b'='
+}
+#[inline]
+fn is_lower_hex(c: u8) -> bool {
+    c.is_ascii_digit() || (b'a'..=b'f').contains(&c)
+}
+
+/// Length of the run of bytes satisfying `pred` starting at `i`.
+#[inline]
+pub fn run_len(b: &[u8], i: usize, pred: impl Fn(u8) -> bool) -> usize {
+    let mut j = i;
+    while j < b.len() && pred(b[j]) {
+        j += 1;
+    }
+    j - i
+}
+
+#[inline]
+pub fn starts_with_at(b: &[u8], i: usize, pat: &[u8]) -> bool {
+    b.len() >= i + pat.len() && &b[i..i + pat.len()] == pat
+}
+
+#[inline]
+pub fn starts_with_ci(b: &[u8], i: usize, pat: &[u8]) -> bool {
+    b.len() >= i + pat.len() && b[i..i + pat.len()].eq_ignore_ascii_case(pat)
+}
+
+/// Naive substring search; the haystacks here are short (a value, a 256-byte window).
+pub fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() || hay.len() < needle.len() {
+        return None;
+    }
+    let first = needle[0];
+    let last = hay.len() - needle.len();
+    let mut i = 0;
+    while i <= last {
+        if hay[i] == first && &hay[i..i + needle.len()] == needle {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+pub fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
+    if needle.is_empty() || hay.len() < needle.len() {
+        return false;
+    }
+    (0..=hay.len() - needle.len()).any(|i| hay[i..i + needle.len()].eq_ignore_ascii_case(needle))
+}
+
+pub const MARKER_PREFIX: &[u8] = b"[REDACTED:";
+
+pub fn contains_marker(v: &[u8]) -> bool {
+    find(v, MARKER_PREFIX).is_some()
+}
+
+/// Character-class mix of a token body: (has lower, has upper, has digit).
+fn mix(v: &[u8]) -> (bool, bool, bool) {
+    let (mut l, mut u, mut d) = (false, false, false);
+    for &c in v {
+        l |= c.is_ascii_lowercase();
+        u |= c.is_ascii_uppercase();
+        d |= c.is_ascii_digit();
+    }
+    (l, u, d)
+}
+
+/// A body that is one character repeated (`XXXXXXXX`, `00000000`) is a placeholder, not a key.
+fn is_repeated(v: &[u8]) -> bool {
+    v.len() > 1 && v.iter().all(|&c| c == v[0])
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Token shapes, anchored at a known prefix
+
+/// Tries the prefix-anchored token rules at `i`, which the caller has found at a word start (the byte before is
+/// not a token character). Returns the end of the token and its rule.
+pub fn token_at(b: &[u8], i: usize) -> Option<(usize, Rule)> {
+    let c0 = *b.get(i)?;
+    match c0 {
+        b'A' => aws_key_id(b, i)
+            .map(|e| (e, Rule::AwsAccessKeyId))
+            .or_else(|| gcp_api_key(b, i).map(|e| (e, Rule::GcpApiKey)))
+            .or_else(|| twilio(b, i).map(|e| (e, Rule::TwilioKey))),
+        b'S' => twilio(b, i)
+            .map(|e| (e, Rule::TwilioKey))
+            .or_else(|| sendgrid(b, i).map(|e| (e, Rule::SendgridApiKey))),
+        b'g' => github(b, i).or_else(|| gitlab(b, i).map(|e| (e, Rule::GitlabToken))),
+        b'x' => slack_token(b, i).map(|e| (e, Rule::SlackToken)),
+        b's' => stripe(b, i)
+            .map(|e| (e, Rule::StripeKey))
+            .or_else(|| anthropic(b, i).map(|e| (e, Rule::AnthropicApiKey)))
+            .or_else(|| openai(b, i).map(|e| (e, Rule::OpenaiApiKey))),
+        b'r' | b'w' => stripe(b, i).map(|e| (e, Rule::StripeKey)),
+        b'n' => npm(b, i).map(|e| (e, Rule::NpmToken)),
+        b'p' => pypi(b, i).map(|e| (e, Rule::PypiToken)),
+        b'e' => jwt(b, i).map(|e| (e, Rule::Jwt)),
+        _ => None,
+    }
+}
+
+/// Whether the whole of `v` is one known token (used to name an assignment's value by what it is).
+pub fn whole_token(v: &[u8]) -> Option<Rule> {
+    match token_at(v, 0) {
+        Some((e, r)) if e == v.len() => Some(r),
+        _ => None,
+    }
+}
+
+/// AWS access key ids: a four-letter kind prefix and 16 upper-case base32 characters.
+/// <https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_identifiers.html#identifiers-unique-ids>
+fn aws_key_id(b: &[u8], i: usize) -> Option<usize> {
+    const KINDS: [&[u8; 4]; 12] = [
+        b"AKIA", b"ASIA", b"ABIA", b"ACCA", b"AGPA", b"AIDA", b"AIPA", b"ANPA", b"ANVA", b"AROA", b"APKA", b"ASCA",
+    ];
+    if !KINDS.iter().any(|k| starts_with_at(b, i, &k[..])) {
+        return None;
+    }
+    let body = run_len(b, i + 4, |c| c.is_ascii_uppercase() || c.is_ascii_digit());
+    if body != 16 || b.get(i + 20).is_some_and(|&c| is_alnum(c)) {
+        return None;
+    }
+    let v = &b[i + 4..i + 20];
+    (!is_repeated(v) && v.iter().any(|c| c.is_ascii_digit())).then_some(i + 20)
+}
+
+/// Google API keys: `AIza` and 35 base64url characters.
+fn gcp_api_key(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"AIza") {
+        return None;
+    }
+    (run_len(b, i + 4, is_b64url) == 35).then_some(i + 39)
+}
+
+/// Twilio API key SIDs (`SK` + 32 lower-case hex) always; account SIDs (`AC` + 32 hex) only when "twilio" is
+/// written within the 256 bytes before, since an account SID alone is an identifier.
+fn twilio(b: &[u8], i: usize) -> Option<usize> {
+    let kind = b.get(i..i + 2)?;
+    if kind != b"SK" && kind != b"AC" {
+        return None;
+    }
+    if run_len(b, i + 2, is_lower_hex) != 32 || b.get(i + 34).is_some_and(|&c| is_alnum(c)) {
+        return None;
+    }
+    if kind == b"AC" && !contains_ci(&b[i.saturating_sub(256)..i], b"twilio") {
+        return None;
+    }
+    Some(i + 34)
+}
+
+/// SendGrid: `SG.` + 22 + `.` + 43 base64url characters (accepted a little looser).
+fn sendgrid(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"SG.") {
+        return None;
+    }
+    let a = run_len(b, i + 3, is_b64url);
+    if !(16..=32).contains(&a) || b.get(i + 3 + a) != Some(&b'.') {
+        return None;
+    }
+    let s = i + 4 + a;
+    let c = run_len(b, s, is_b64url);
+    (30..=64).contains(&c).then_some(s + c)
+}
+
+/// GitHub: classic `gh[pousr]_` + 36 alphanumerics (the last 6 are a CRC32 we do not need to check: the prefix
+/// is rare enough) and fine-grained `github_pat_` + 82 characters.
+/// <https://github.blog/engineering/platform-security/behind-githubs-new-authentication-token-formats/>
+fn github(b: &[u8], i: usize) -> Option<(usize, Rule)> {
+    if starts_with_at(b, i, b"github_pat_") {
+        let n = run_len(b, i + 11, |c| is_alnum(c) || c == b'_');
+        return (n >= 40).then_some((i + 11 + n, Rule::GithubFineGrainedPat));
+    }
+    if b.get(i + 1) != Some(&b'h') || !matches!(b.get(i + 2), Some(b'p' | b'o' | b'u' | b's' | b'r')) {
+        return None;
+    }
+    if b.get(i + 3) != Some(&b'_') {
+        return None;
+    }
+    let n = run_len(b, i + 4, is_alnum);
+    if n < 36 || n > 255 || b.get(i + 4 + n).is_some_and(|&c| c == b'_') {
+        return None;
+    }
+    let (l, u, d) = mix(&b[i + 4..i + 4 + n]);
+    ((l || u) && d).then_some((i + 4 + n, Rule::GithubToken))
+}
+
+/// GitLab personal, deploy, runner, trigger, feed, OAuth and CI/CD job tokens.
+/// <https://docs.gitlab.com/security/tokens/#token-prefixes>
+fn gitlab(b: &[u8], i: usize) -> Option<usize> {
+    const PREFIXES: [&[u8]; 10] = [
+        b"glpat-", b"gldt-", b"glrt-", b"glptt-", b"glft-", b"glimt-", b"glagent-", b"glsoat-", b"glcbt-", b"gloas-",
+    ];
+    let p = PREFIXES.iter().find(|p| starts_with_at(b, i, p))?;
+    let s = i + p.len();
+    let n = run_len(b, s, |c| is_b64url(c) || c == b'.');
+    let n = trim_trailing_dots(&b[s..s + n]);
+    let (_, u, d) = mix(&b[s..s + n]);
+    (n >= 20 && (u || d)).then_some(s + n)
+}
+
+fn trim_trailing_dots(v: &[u8]) -> usize {
+    let mut n = v.len();
+    while n > 0 && v[n - 1] == b'.' {
+        n -= 1;
+    }
+    n
+}
+
+/// Slack bot, user, app-level, refresh and config tokens: `xox[abposre]-…`, `xapp-…`.
+fn slack_token(b: &[u8], i: usize) -> Option<usize> {
+    let s = if starts_with_at(b, i, b"xox") && matches!(b.get(i + 3), Some(b'a' | b'b' | b'p' | b'o' | b's' | b'r' | b'e'))
+    {
+        if b.get(i + 4) != Some(&b'-') {
+            return None;
+        }
+        i + 5
+    } else if starts_with_at(b, i, b"xapp-") {
+        i + 5
+    } else {
+        return None;
+    };
+    let n = run_len(b, s, |c| is_alnum(c) || c == b'-');
+    (n >= 10 && mix(&b[s..s + n]).2).then_some(s + n)
+}
+
+/// Stripe secret and restricted keys (live and test) and webhook signing secrets. Publishable keys (`pk_`) are
+/// public by design.
+fn stripe(b: &[u8], i: usize) -> Option<usize> {
+    const PREFIXES: [&[u8]; 5] = [b"sk_live_", b"sk_test_", b"rk_live_", b"rk_test_", b"whsec_"];
+    let p = PREFIXES.iter().find(|p| starts_with_at(b, i, p))?;
+    let s = i + p.len();
+    let n = run_len(b, s, is_alnum);
+    if n < 16 || b.get(s + n).is_some_and(|&c| c == b'_' || c == b'-') {
+        return None;
+    }
+    (!is_repeated(&b[s..s + n])).then_some(s + n)
+}
+
+/// Anthropic: `sk-ant-` then a kind (`api03-`, `admin01-`, `oat01-`, …) and a long base64url body.
+fn anthropic(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"sk-ant-") {
+        return None;
+    }
+    let n = run_len(b, i + 7, is_b64url);
+    let v = &b[i + 7..i + 7 + n];
+    let (l, u, d) = mix(v);
+    (n >= 32 && l && u && d).then_some(i + 7 + n)
+}
+
+/// OpenAI: `sk-` with an optional kind (`proj-`, `svcacct-`, `admin-`, `None-`) and a random body. The body must
+/// mix upper case, lower case and digits, which kebab-case names (`sk-learn-…`) never do.
+fn openai(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"sk-") || starts_with_at(b, i, b"sk-ant-") {
+        return None;
+    }
+    let n = run_len(b, i + 3, is_b64url);
+    let v = &b[i + 3..i + 3 + n];
+    let (l, u, d) = mix(v);
+    (n >= 32 && l && u && d).then_some(i + 3 + n)
+}
+
+/// npm access tokens: `npm_` + 36 alphanumerics.
+fn npm(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"npm_") {
+        return None;
+    }
+    let n = run_len(b, i + 4, is_alnum);
+    let (_, _, d) = mix(&b[i + 4..i + 4 + n]);
+    (n == 36 && d && b.get(i + 40).is_none_or(|&c| c != b'_' && c != b'-')).then_some(i + 40)
+}
+
+/// PyPI API tokens are macaroons: `pypi-` then base64 of a header that starts with the bytes `\x02\x01\x08`
+/// (`AgE`), then a long body. <https://pypi.org/help/#apitoken>
+fn pypi(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"pypi-AgE") {
+        return None;
+    }
+    let n = run_len(b, i + 8, is_b64url);
+    (n >= 50).then_some(i + 8 + n)
+}
+
+/// JWT / JWS compact form: base64url(`{"…`) `.` base64url(`{"…`) `.` signature; `eyJ` is base64 of `{"`.
+/// JWE (five segments) is taken whole as well.
+fn jwt(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"eyJ") {
+        return None;
+    }
+    let h = run_len(b, i, is_b64url);
+    if h < 10 || b.get(i + h) != Some(&b'.') {
+        return None;
+    }
+    let p0 = i + h + 1;
+    if !starts_with_at(b, p0, b"ey") {
+        return None;
+    }
+    let p = run_len(b, p0, is_b64url);
+    if p < 10 {
+        return None;
+    }
+    let mut end = p0 + p;
+    let mut segments = 2;
+    while segments < 5 && b.get(end) == Some(&b'.') {
+        let n = run_len(b, end + 1, is_b64url);
+        if n == 0 && segments >= 3 {
+            break;
+        }
+        end += 1 + n;
+        segments += 1;
+    }
+    (segments >= 3).then_some(end)
+}
+
+/// After an AWS access key id ending at `from`, a secret access key (40 base64 characters, mixed case and digits)
+/// within the next 120 bytes: the CSV and `aws configure list` layouts put them side by side.
+pub fn aws_secret_near(b: &[u8], from: usize) -> Option<(usize, usize)> {
+    let end = (from + 120).min(b.len());
+    let mut j = from;
+    while j < end {
+        if is_b64(b[j]) && (j == 0 || !is_b64(b[j - 1])) {
+            let n = run_len(b, j, |c| is_alnum(c) || c == b'+' || c == b'/');
+            if n == 40 && b.get(j + 40).is_none_or(|&c| !is_b64(c)) {
+                let (l, u, d) = mix(&b[j..j + 40]);
+                if l && u && d {
+                    return Some((j, j + 40));
+                }
+            }
+            j += n.max(1);
+        } else {
+            j += 1;
+        }
+    }
+    None
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Key names
+
+/// How the value of a key that names a secret is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// password, passphrase, … — pure digits are accepted here.
+    Password,
+    /// token, secret, api key, … — the general case.
+    Secret,
+    /// `Authorization`: the value is `<scheme> <credential>`; only the credential goes.
+    Authorization,
+    /// Azure `AccountKey=`, `SharedAccessKey=`, `SharedAccessSignature=`: the value runs to the next `;`.
+    Azure,
+    /// Private key material; a PEM value is left to the PEM rule so its armour lines stay readable.
+    PrivateKey,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyClass {
+    pub rule: Rule,
+    pub family: Family,
+}
+
+const MAX_WORDS: usize = 8;
+
+/// Splits an identifier into words on `_ - . space` and camelCase boundaries (`APIKey` → `API`, `Key`).
+/// Keeps the last `MAX_WORDS` words.
+fn split_words(k: &[u8], out: &mut [(usize, usize); MAX_WORDS]) -> usize {
+    let mut count = 0usize;
+    let mut push = |s: usize, e: usize, count: &mut usize| {
+        if e > s {
+            if *count == MAX_WORDS {
+                out.copy_within(1.., 0);
+                out[MAX_WORDS - 1] = (s, e);
+            } else {
+                out[*count] = (s, e);
+                *count += 1;
+            }
+        }
+    };
+    let mut s = 0;
+    let mut i = 0;
+    while i < k.len() {
+        let c = k[i];
+        if !c.is_ascii_alphanumeric() {
+            push(s, i, &mut count);
+            s = i + 1;
+        } else if i > s && c.is_ascii_uppercase() {
+            let p = k[i - 1];
+            let next_lower = k.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+            if p.is_ascii_lowercase() || p.is_ascii_digit() || (p.is_ascii_uppercase() && next_lower) {
+                push(s, i, &mut count);
+                s = i;
+            }
+        }
+        i += 1;
+    }
+    push(s, k.len(), &mut count);
+    count
+}
+
+fn word_is(w: &[u8], names: &[&str]) -> bool {
+    names.iter().any(|n| w.eq_ignore_ascii_case(n.as_bytes()))
+}
+
+/// Trailing words that describe an encoding or derivative of the secret, not a different thing.
+const MODIFIERS: &[&str] = &[
+    "value", "val", "b64", "base64", "hex", "raw", "plain", "plaintext", "encoded", "hash", "hashed", "digest",
+    "base", "str", "string", "text", "unique", "uniq", "idx", "index",
+];
+/// Qualifiers that make `key` a secret key (`api key`, `access key`, …).
+const KEY_QUALIFIERS: &[&str] = &[
+    "api", "access", "secret", "private", "client", "signing", "sign", "encryption", "encrypt", "master", "account",
+    "app", "application", "auth", "session", "subscription", "shared", "service", "admin", "consumer", "deploy",
+    "hmac", "jwt", "cookie", "crypt", "crypto", "aes", "cipher", "storage", "webhook", "license", "integration",
+];
+/// Single-word compounds written without separators.
+const COMPOUND_KEYS: &[&str] = &[
+    "apikey", "accesskey", "secretkey", "privatekey", "clientkey", "signingkey", "masterkey", "accountkey",
+    "appkey", "authkey", "sessionkey", "encryptionkey", "hmackey", "servicekey", "adminkey",
+];
+
+/// Whether a key (member name, variable, header, env var, column) names a secret, and how to read its value.
+/// `token_count`, `public_key`, `secret_name`, `max_tokens`, `key` and `auth.js` do not.
+pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
+    if k.len() < 3 || k.len() > 128 {
+        return None;
+    }
+    let mut w = [(0usize, 0usize); MAX_WORDS];
+    let mut n = split_words(k, &mut w);
+    let word = |j: usize| &k[w[j].0..w[j].1];
+    // Drop trailing modifiers and numbers (`api_key_2`, `password_hash`, `secret_key_base`).
+    while n > 1 && (word_is(word(n - 1), MODIFIERS) || word(n - 1).iter().all(u8::is_ascii_digit)) {
+        n -= 1;
+    }
+    if n == 0 {
+        return None;
+    }
+    let last = word(n - 1);
+    let prev = if n >= 2 { Some(word(n - 2)) } else { None };
+    let has = |name: &str| (0..n).any(|j| word(j).eq_ignore_ascii_case(name.as_bytes()));
+    let secret = |rule| Some(KeyClass { rule, family: Family::Secret });
+
+    if word_is(last, &["password", "passwd", "pwd", "passphrase", "passcode"])
+        || ends_with_ci(last, b"password")
+        || ends_with_ci(last, b"passwd")
+        || (word_is(last, &["pass"]) && prev.is_some_and(|p| !word_is(p, &["test", "tests", "by", "bypass", "first", "second", "single"])))
+    {
+        return Some(KeyClass { rule: Rule::SecretAssignment, family: Family::Password });
+    }
+    if word_is(last, &["authorization"]) {
+        return Some(KeyClass { rule: Rule::AuthorizationHeader, family: Family::Authorization });
+    }
+    if word_is(last, &["secret"]) || (ends_with_ci(last, b"secret") && last.len() > 6) {
+        return secret(Rule::SecretAssignment);
+    }
+    if word_is(last, &["token"]) || (ends_with_ci(last, b"token") && last.len() > 5) {
+        return secret(Rule::SecretAssignment);
+    }
+    if word_is(last, &["credential", "credentials", "creds"]) {
+        return secret(Rule::SecretAssignment);
+    }
+    if word_is(last, &["auth"]) && prev.is_none_or(|p| word_is(p, &["basic", "http", "proxy", "x", "api"])) {
+        return secret(Rule::SecretAssignment);
+    }
+    if word_is(last, &["sig"]) && n == 1 {
+        return secret(Rule::UrlSignature);
+    }
+    if word_is(last, &["signature"]) && prev.is_some_and(|p| word_is(p, &["amz", "goog"])) {
+        return secret(Rule::UrlSignature);
+    }
+    if word_is(last, &["signature"]) && prev.is_some_and(|p| word_is(p, &["access"])) && has("shared") {
+        return Some(KeyClass { rule: Rule::AzureConnectionString, family: Family::Azure });
+    }
+    let is_key = word_is(last, &["key"]);
+    let compound = word_is(last, COMPOUND_KEYS);
+    if is_key || compound {
+        let q = if compound { Some(&last[..last.len() - 3]) } else { prev };
+        let q = q?;
+        if !word_is(q, KEY_QUALIFIERS) {
+            return None;
+        }
+        if word_is(q, &["private"]) {
+            return Some(KeyClass { rule: Rule::PrivateKey, family: Family::PrivateKey });
+        }
+        // AccountKey=, SharedAccessKey= (Azure connection strings).
+        if n <= 3 && (word_is(last, &["accountkey"]) || (is_key && word_is(q, &["account"]) && n == 2)) {
+            return Some(KeyClass { rule: Rule::AzureConnectionString, family: Family::Azure });
+        }
+        if is_key && word_is(q, &["access"]) && has("shared") {
+            return Some(KeyClass { rule: Rule::AzureConnectionString, family: Family::Azure });
+        }
+        if has("aws") || (word_is(q, &["access"]) && has("secret")) || word_is(last, &["secretaccesskey"]) {
+            return secret(Rule::AwsSecretAccessKey);
+        }
+        return secret(Rule::SecretAssignment);
+    }
+    if word_is(last, &["secretaccesskey"]) {
+        return secret(Rule::AwsSecretAccessKey);
+    }
+    None
+}
+
+fn ends_with_ci(w: &[u8], suffix: &[u8]) -> bool {
+    w.len() >= suffix.len() && w[w.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Values
+
+/// How much evidence surrounds a value, and so how picky the filter is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// A literal by construction: a JSON string under a secret key, an `UPPER_CASE=value` env line, a database
+    /// key echo. Placeholders are refused; plain words are kept (`"password": "hunter"` is a password).
+    Literal,
+    /// A quoted literal in free text (`password = "…"`, `"token": "…"`): also refuses plain words and
+    /// identifiers, which in prose and code are messages and names (`"password": "required"`).
+    Quoted,
+    /// An unquoted value in free text (`password: …`, `token=…`): also refuses code (`self.password`,
+    /// `get_token()`, `Option<String>`).
+    Bare,
+}
+
+/// Values that are documentation, not secrets, compared case-insensitively to the whole value.
+const STOP_VALUES: &[&str] = &[
+    "changeme", "change_me", "change-me", "changeit", "password", "passwd", "pass", "secret", "token", "apikey",
+    "api_key", "key", "example", "sample", "dummy", "test", "testing", "placeholder", "redacted", "masked", "hidden",
+    "required", "optional", "invalid", "missing", "none", "null", "nil", "undefined", "true", "false", "yes", "no",
+    "empty", "unset", "notset", "not_set", "todo", "tbd", "fixme", "string", "bool", "boolean", "number", "integer",
+    "object", "unknown", "default", "basic", "bearer", "oauth", "oauth2", "session", "cookie", "digest", "anonymous",
+    "public", "private", "internal", "external", "env", "file", "vault", "keychain", "keyring", "manual", "auto",
+    "disabled", "enabled", "inherit", "prompt", "stdin",
+];
+
+/// Whether a candidate secret is a placeholder, reference or masked value rather than a secret.
+pub fn is_placeholder(v: &[u8]) -> bool {
+    if v.is_empty() {
+        return true;
+    }
+    let first = v[0];
+    if first == b'$' && v.get(1).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'{' || c == b'(') {
+        return true; // $VAR, ${VAR}, $(cmd)
+    }
+    if first == b'<' || v.starts_with(b"{{") || v.starts_with(b"%(") || v.starts_with(b"%s") || v.starts_with(b"#{") {
+        return true; // <token>, {{ secrets.X }}, %(password)s, #{var}
+    }
+    if find(v, b"${").is_some() || find(v, b"{{").is_some() {
+        return true;
+    }
+    // Masked: ***, xxxx, ••••, ..., ----
+    if std::str::from_utf8(v).is_ok_and(|s| s.chars().all(|c| "*xX.#?-_•●…".contains(c))) {
+        return true;
+    }
+    if is_repeated(v) {
+        return true;
+    }
+    if STOP_VALUES.iter().any(|s| v.eq_ignore_ascii_case(s.as_bytes())) {
+        return true;
+    }
+    const REFS: &[&[u8]] = &[
+        b"your", b"process.env", b"os.environ", b"os.getenv", b"env.", b"env(", b"env[", b"secrets.", b"vault:",
+        b"arn:", b"op://", b"sm://",
+    ];
+    if REFS.iter().any(|p| starts_with_ci(v, 0, p)) {
+        return true;
+    }
+    contains_ci(v, b"example") || contains_ci(v, b"placeholder") || contains_ci(v, b"changeme") || contains_ci(v, b"xxxxx")
+}
+
+/// Whether the value of a secret-naming key is worth redacting.
+pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
+    let min = if mode == Mode::Literal { 4 } else { 6 };
+    if v.len() < min || v.len() > 8192 {
+        return false;
+    }
+    if contains_marker(v) || is_placeholder(v) {
+        return false;
+    }
+    if v.iter().any(|c| c.is_ascii_whitespace()) {
+        return false; // messages ("must be 8 characters"), not secrets
+    }
+    // Paths and URLs: the URL rule handles credentials inside URLs.
+    if v[0] == b'/' || v.starts_with(b"~/") || v.starts_with(b"./") || v.starts_with(b"../") || find(v, b"://").is_some() {
+        return false;
+    }
+    if v.len() > 2 && v[0].is_ascii_alphabetic() && v[1] == b':' && v[2] == b'\\' {
+        return false; // C:\path
+    }
+    // Numbers, versions, dates, times: only a password may be all digits.
+    if v.iter().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b':' | b'_' | b'+')) {
+        let digits_only = v.iter().all(u8::is_ascii_digit);
+        return family == Family::Password && digits_only;
+    }
+    if mode == Mode::Literal {
+        return true;
+    }
+    // Plain words and identifiers (`expired`, `SecretString`, `user_password`, `read-only`).
+    let letters_only = v.iter().all(u8::is_ascii_alphabetic);
+    if letters_only && v.len() <= 24 {
+        return false;
+    }
+    if v.iter().all(|&c| c.is_ascii_lowercase() || c == b'_' || c == b'-') {
+        return false;
+    }
+    if v.iter().all(|&c| c.is_ascii_uppercase() || c == b'_') {
+        return false; // CONSTANT_NAME
+    }
+    if mode == Mode::Quoted {
+        return true;
+    }
+    // Bare values in code: calls, generics, indexing, references, YAML indicators.
+    if v.iter().any(|c| b"()[]{}<>".contains(c)) || b"&*:@!%|>".contains(&v[0]) {
+        return false;
+    }
+    if is_identifier_path(v) {
+        return false;
+    }
+    true
+}
+
+/// `self.password`, `config.db.token`, `args.api_key`: a dotted path of identifiers (a segment may end in digits).
+fn is_identifier_path(v: &[u8]) -> bool {
+    let mut dots = 0;
+    for seg in v.split(|&c| c == b'.') {
+        if seg.is_empty() || !(seg[0].is_ascii_alphabetic() || seg[0] == b'_' || seg[0] == b'$') {
+            return false;
+        }
+        if !seg.iter().all(|&c| is_alnum(c) || c == b'_' || c == b'$') {
+            return false;
+        }
+        // A segment mixing digits into letters in the middle is more like a secret than a name.
+        if seg.iter().filter(|c| c.is_ascii_digit()).count() > 3 {
+            return false;
+        }
+        dots += 1;
+    }
+    dots >= 2
+}
+
+/// Credential in an `Authorization` value or after `Bearer`: `[A-Za-z0-9._~+/=-]`.
+#[inline]
+pub fn is_cred(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'~' | b'+' | b'/' | b'=' | b'-')
+}
+
+/// Whether a credential (after a scheme) is a real one: long enough, not a placeholder, not a plain word.
+pub fn accept_credential(v: &[u8], min: usize) -> bool {
+    if v.len() < min || v.len() > 8192 || contains_marker(v) || is_placeholder(v) {
+        return false;
+    }
+    if v.iter().all(u8::is_ascii_alphabetic) && v.len() <= 24 {
+        return false;
+    }
+    let (l, u, d) = mix(v);
+    (l || u) && (d || (l && u))
+}
+
+/// Passwords inside URLs: anything but an obvious placeholder.
+pub fn accept_url_password(v: &[u8]) -> bool {
+    if v.is_empty() || v.len() > 1024 || contains_marker(v) {
+        return false;
+    }
+    if is_placeholder(v) {
+        return false;
+    }
+    !word_is(v, &["pw", "pwd", "pass", "password", "passwd", "secret", "token", "x", "xxx", "user", "username"])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(k: &str) -> Vec<String> {
+        let mut w = [(0, 0); MAX_WORDS];
+        let n = split_words(k.as_bytes(), &mut w);
+        w[..n].iter().map(|&(s, e)| k[s..e].to_string()).collect()
+    }
+
+    #[test]
+    fn splits_identifiers() {
+        assert_eq!(words("APIKey"), ["API", "Key"]);
+        assert_eq!(words("aws_secret_access_key"), ["aws", "secret", "access", "key"]);
+        assert_eq!(words("clientSecret"), ["client", "Secret"]);
+        assert_eq!(words("x-api-key"), ["x", "api", "key"]);
+        assert_eq!(words("oauth2Token"), ["oauth2", "Token"]);
+        assert_eq!(words("--password"), ["password"]);
+    }
+
+    #[test]
+    fn classifies_keys() {
+        let yes = [
+            "password", "DB_PASSWORD", "passwd", "api_key", "apiKey", "APIKEY", "X-Api-Key", "access_token",
+            "GITHUB_TOKEN", "client_secret", "clientSecret", "secret", "JWT_SECRET", "auth", "SECRET_KEY_BASE",
+            "password_hash", "private_key", "AccountKey", "SharedAccessKey", "aws_secret_access_key",
+            "SecretAccessKey", "Authorization", "proxy-authorization", "credentials", "smtp_pass", "accessToken",
+            "sig", "X-Amz-Signature", "api_key_2", "SharedAccessSignature",
+        ];
+        for k in yes {
+            assert!(classify_key(k.as_bytes()).is_some(), "{k} should name a secret");
+        }
+        let no = [
+            "public_key", "publicKey", "token_count", "tokens", "max_tokens", "secret_name", "secret_arn", "key",
+            "keys", "token_type", "sort_key", "primary_key", "auth.js", "author", "password_policy", "id",
+            "SharedAccessKeyName", "AWS_ACCESS_KEY_ID", "private_key_id", "tests_pass", "monkey", "cache_key",
+            "input_tokens", "secrets", "passwords", "signature", "token_url", "pass",
+        ];
+        for k in no {
+            assert!(classify_key(k.as_bytes()).is_none(), "{k} should not name a secret");
+        }
+        assert_eq!(classify_key(b"aws_secret_access_key").unwrap().rule, Rule::AwsSecretAccessKey);
+        assert_eq!(classify_key(b"AccountKey").unwrap().rule, Rule::AzureConnectionString);
+        assert_eq!(classify_key(b"private_key").unwrap().rule, Rule::PrivateKey);
+    }
+
+    #[test]
+    fn value_filters() {
+        for v in ["hunter2", "s3cr3t-Value!", "9f86d081884c7d659a2feaa0c55ad015"] {
+            assert!(accept_value(v.as_bytes(), Mode::Bare, Family::Secret), "{v}");
+        }
+        for v in [
+            "***", "<token>", "${DB_PASSWORD}", "$DB_PASSWORD", "changeme", "string", "expired", "self.password",
+            "get_token(", "Option", "1532", "1.2.3", "/run/secrets/db", "your_api_key_here", "xxxxxxxx", "abc",
+            "process.env.TOKEN", "{{ secrets.TOKEN }}", "user_password", "[REDACTED:jwt]",
+        ] {
+            assert!(!accept_value(v.as_bytes(), Mode::Bare, Family::Secret), "{v}");
+        }
+        assert!(accept_value(b"hunter", Mode::Literal, Family::Password));
+        assert!(accept_value(b"12345678", Mode::Literal, Family::Password));
+        assert!(!accept_value(b"12345678", Mode::Literal, Family::Secret));
+    }
+}

@@ -1,0 +1,158 @@
+//! Table tests: one input, one expected output. Fake secrets are assembled from pieces so that this file does
+//! not itself look like a leak to push-protection scanners.
+
+use super::*;
+
+fn r() -> Redactor {
+    Redactor::new(&RedactOptions::default()).0
+}
+
+fn text(s: &str) -> String {
+    match r().redact_text(s) {
+        Some((out, _)) => out,
+        None => s.to_string(),
+    }
+}
+
+const B62: &str = "aB3dE5fG7hJ9kL2mN4pQ6rS8tU1vW3xY5zA7bC9dE2fG4hJ6kL8mN1pQ3rS5tU7vW9xY2zA4bC6dE8f";
+
+fn body(n: usize) -> String {
+    B62.chars().cycle().take(n).collect()
+}
+
+#[test]
+fn token_shapes() {
+    let cases: Vec<(String, &str)> = vec![
+        (format!("key AKIA{} here", "Q3RZ7ONQ4XMTW2PB"), "key [REDACTED:aws-access-key-id] here"),
+        (format!("k=AIza{}", body(35)), "k=[REDACTED:gcp-api-key]"),
+        (format!("push with gh{}_{}", "p", body(36)), "push with [REDACTED:github-token]"),
+        (format!("github_{}_{}", "pat", body(82)), "[REDACTED:github-fine-grained-pat]"),
+        (format!("gl{}-{}", "pat", body(20)), "[REDACTED:gitlab-token]"),
+        (format!("xo{}-1234567890-{}", "xb", body(24)), "[REDACTED:slack-token]"),
+        (format!("sk_{}_{}", "live", body(24)), "[REDACTED:stripe-key]"),
+        (format!("SK{}", "0123456789abcdef0123456789abcdef"), "[REDACTED:twilio-key]"),
+        (format!("S{}.{}.{}", "G", body(22), body(43)), "[REDACTED:sendgrid-api-key]"),
+        (format!("sk-{}-{}", "proj", body(48)), "[REDACTED:openai-api-key]"),
+        (format!("sk-{}-api03-{}", "ant", body(80)), "[REDACTED:anthropic-api-key]"),
+        (format!("np{}_{}", "m", body(36)), "[REDACTED:npm-token]"),
+        (format!("py{}-AgEIcHlwaS5vcmc{}", "pi", body(60)), "[REDACTED:pypi-token]"),
+        (format!("ey{}.ey{}.{}", "JhbGciOiJIUzI1NiJ9", "JzdWIiOiIxMjM0NTY3ODkwIn0", body(43)), "[REDACTED:jwt]"),
+    ];
+    for (input, want) in cases {
+        assert_eq!(text(&input), want, "input: {input}");
+    }
+}
+
+#[test]
+fn context_rules() {
+    let cases: Vec<(&str, &str)> = vec![
+        ("postgres://app:s3cr3t-Pw@db.internal:5432/app", "postgres://app:[REDACTED:url-credentials]@db.internal:5432/app"),
+        ("curl -H 'Authorization: Bearer abc123def456ghi789'", "curl -H 'Authorization: Bearer [REDACTED:authorization-header]'"),
+        ("Authorization: Basic dXNlcjpodW50ZXIy", "Authorization: Basic [REDACTED:authorization-header]"),
+        ("DB_PASSWORD=hunter2\nDEBUG=true", "DB_PASSWORD=[REDACTED:secret-assignment]\nDEBUG=true"),
+        ("password: hunter2", "password: [REDACTED:secret-assignment]"),
+        (r#"{"client_secret":"q8Zt-4kLm9"}"#, r#"{"client_secret":"[REDACTED:secret-assignment]"}"#),
+        ("DETAIL:  Key (secret)=(hunter2) already exists.", "DETAIL:  Key (secret)=([REDACTED:db-key-echo]) already exists."),
+        ("DETAIL:  Key (email)=(a@b.example) already exists.", "DETAIL:  Key (email)=(a@b.example) already exists."),
+        ("Duplicate entry 'hunter2' for key 'users.password'", "Duplicate entry '[REDACTED:db-key-echo]' for key 'users.password'"),
+        (
+            "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Zm9vYmFyYmF6cXV4+/w==;EndpointSuffix=core.windows.net",
+            "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=[REDACTED:azure-connection-string];EndpointSuffix=core.windows.net",
+        ),
+        ("mysql --password s3cr3tPass9 -u root", "mysql --password [REDACTED:secret-assignment] -u root"),
+        ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\n-----END RSA PRIVATE KEY-----",
+         "-----BEGIN RSA PRIVATE KEY-----\n[REDACTED:private-key]\n-----END RSA PRIVATE KEY-----"),
+        (r"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n",
+         r"-----BEGIN PRIVATE KEY-----\n[REDACTED:private-key]\n-----END PRIVATE KEY-----\n"),
+    ];
+    for (input, want) in cases {
+        assert_eq!(text(input), want, "input: {input}");
+    }
+}
+
+#[test]
+fn benign_look_alikes_stay() {
+    let cases = [
+        "commit 3f9a1c2e8b7d6f5a4c3b2a1908f7e6d5c4b3a291",
+        "request 550e8400-e29b-41d4-a716-446655440000 failed",
+        "integrity sha512-z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg==",
+        "tokens: 1532",
+        "prompt_tokens=1532 completion_tokens=200",
+        r#""public_key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGx0ZXN0a2V5"#,
+        "Enter your password: it must be 8 characters",
+        "see src/auth/token.rs:12:5 and auth.js:40",
+        "password: string",
+        "def login(password: str, token: Optional[str] = None):",
+        "token = self.token",
+        "password = os.environ['DB_PASSWORD']",
+        "export GITHUB_TOKEN=${GITHUB_TOKEN}",
+        "password: ********",
+        "Authorization: Bearer <token>",
+        "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+        "postgres://user:password@localhost/db",
+        "https://github.com/org/repo/blob/main/src/secret.rs",
+    ];
+    for input in cases {
+        assert_eq!(text(input), input);
+    }
+}
+
+#[test]
+fn idempotent_and_markers_are_inert() {
+    let inputs = [
+        "postgres://app:s3cr3t-Pw@db/app and password: hunter2 and DETAIL: Key (token)=(abc)",
+        "[REDACTED:jwt] password=[REDACTED:secret-assignment] token: \"[REDACTED:secret-assignment]\"",
+    ];
+    for input in inputs {
+        let once = text(input);
+        assert_eq!(text(&once), once);
+    }
+    assert!(r().redact_text("[REDACTED:github-token]").is_none());
+}
+
+#[test]
+fn json_values() {
+    let j = |s: &str| r().redact_json(s);
+    let (out, hits) = j(r#"{"env":{"API_KEY":"k9Xq2-Lm7vPz","HOME":"/root"},"args":["--token","abc"]}"#).unwrap();
+    assert_eq!(out, r#"{"env":{"API_KEY":"[REDACTED:secret-assignment]","HOME":"/root"},"args":["--token","abc"]}"#);
+    assert_eq!(hits, vec![Hit { path: "$.env.API_KEY".into(), rule: "secret-assignment".into(), count: 1 }]);
+
+    let (out, _) = j(r#"{"headers":{"Authorization":"Bearer k9Xq2Lm7vPz0w1"}}"#).unwrap();
+    assert_eq!(out, r#"{"headers":{"Authorization":"Bearer [REDACTED:authorization-header]"}}"#);
+
+    // Escapes stay whole: the secret spans a \u escape and is replaced as a unit.
+    let (out, hits) = j(r#"["x\n\u0070assword=hunter2\tz"]"#).unwrap();
+    assert_eq!(out, r#"["x\n\u0070assword=[REDACTED:secret-assignment]\tz"]"#);
+    assert_eq!(hits[0].path, "$[0]");
+
+    assert!(j(r#"{"public_key":"k9Xq2Lm7vPz","token_count":12,"password":""}"#).is_none());
+    assert!(r().redact_json_member("password", r#""hunter""#).is_some());
+    assert!(r().redact_json_member("note", r#""hunter""#).is_none());
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let depth = 100_000;
+    let mut s = "[".repeat(depth);
+    s.push_str(r#"{"password":"hunter2x"}"#);
+    s.push_str(&"]".repeat(depth));
+    let (out, hits) = r().redact_json(&s).unwrap();
+    assert!(out.contains("[REDACTED:secret-assignment]"));
+    assert_eq!(hits.len(), 1);
+}
+
+#[test]
+fn options() {
+    let (red, warnings) = Redactor::new(&RedactOptions {
+        enabled: true,
+        patterns: vec![r"corp_[a-z0-9]{12}".into(), "(".into(), r"session=(\w+)".into()],
+        allow: vec!["hunter2".into()],
+        allow_patterns: vec![r"^test-".into()],
+    });
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let (out, _) = red.redact_text("id corp_abcdef123456 session=zz9 password=hunter2 token=test-abc123").unwrap();
+    assert_eq!(out, "id [REDACTED:custom-1] session=[REDACTED:custom-3] password=hunter2 token=test-abc123");
+    let off = Redactor::new(&RedactOptions { enabled: false, ..RedactOptions::default() }).0;
+    assert!(off.redact_text("password=hunter2").is_none());
+    assert!(!off.secret_key("password"));
+}

@@ -1,0 +1,3 @@
+// Temporary until lib.rs declares `pub mod redact;`.
+#[path = "../src/redact/mod.rs"]
+mod redact;
