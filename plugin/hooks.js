@@ -494,8 +494,9 @@ function recordOptions(opts, extra) {
 export function emit(recordFn, opts, state, sessionID, entry, cwd) {
   try {
     const info = sessionInfo(state, sessionID);
-    if (info.parent && entry.parent_session === undefined) entry.parent_session = info.parent;
-    return recordFn(JSON.stringify(entry), recordOptions(opts, { capture: "auto", cwd, session: sessionID, model: info.model, agent: info.agent }));
+    const o = recordOptions(opts, { capture: "auto", cwd, session: sessionID, model: info.model, agent: info.agent });
+    if (info.parent) o.stamps = { parent_session: info.parent };
+    return recordFn(JSON.stringify(entry), o);
   } catch (e) {
     return { status: "skipped", file: opts?.file ?? null, eid: null, reason: `recorder threw: ${e?.message ?? e}` };
   }
@@ -538,10 +539,10 @@ export function runRecordTool(deps, args, ctx) {
     else if (typeof input !== "string") input = asText(input); // a model that sent an object instead of a string
     const sid = ctx?.sessionID;
     const info = sessionInfo(deps.state, sid);
-    const status = deps.record(
-      input,
-      recordOptions(deps.opts, { capture: "agent", cwd: ctx?.directory, session: sid, model: info.model, agent: ctx?.agent ?? info.agent }),
-    );
+    const o = recordOptions(deps.opts, { capture: "agent", cwd: ctx?.directory, session: sid, model: info.model, agent: ctx?.agent ?? info.agent });
+    // In a subagent's session, the root session it works for (session.created told us its parentID).
+    if (info.parent) o.stamps = { parent_session: info.parent };
+    const status = deps.record(input, o);
     return resultLine(status);
   } catch (e) {
     return `not recorded: ${e?.message ?? e}`;

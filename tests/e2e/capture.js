@@ -49,8 +49,7 @@ const scenarios = {
   // A 400 whose message reads as a context overflow makes opencode compact the session, then continue.
   // The compaction request is the one that offers no tools.
   compaction: {
-    script: ({ n, tools, system, lastUser }) => {
-      console.error("req", n, tools.length, JSON.stringify(system.slice(0, 120)), JSON.stringify(lastUser.slice(-200)));
+    script: ({ n, tools }) => {
       if (!tools.length) return { text: "Summary: the user asked for the thing." };
       return n === 0 ? { status: 400, message: "mock: context length exceeded" } : { text: "continued after compaction" };
     },

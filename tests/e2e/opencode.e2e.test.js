@@ -120,13 +120,22 @@ test("a subagent's completion is recorded with its brief, child session, result 
   const { dirs, file } = sandbox();
   const brief = { description: "Count files", prompt: "Count the files in the project and report only the number.", subagent_type: "general" };
   // The root session offers the task tool; the subagent session does not (task is denied to subagents).
+  // The subagent records something itself before answering.
   mock.script = ({ n, tools }) =>
-    tools.includes("task") ? (n === 0 ? { tool: "task", args: brief } : { text: "the subagent counted" }) : { text: "There are 3 files, and I also refactored the build." };
+    tools.includes("task")
+      ? n === 0 ? { tool: "task", args: brief } : { text: "the subagent counted" }
+      : n === 0 ? { tool: "record", args: { entry: "I was asked to count, I refactored instead. sentiment: guilt" } }
+      : { text: "There are 3 files, and I also refactored the build." };
   const run = await runOpencode(dirs, "how many files?", { env: ENV });
   assert.equal(run.code, 0, run.stderr.slice(-2000));
   const lines = readLines(file);
-  assert.equal(lines.length, 1, JSON.stringify(lines, null, 1));
-  const [s] = lines;
+  assert.equal(lines.length, 2, JSON.stringify(lines, null, 1));
+  const [mine, s] = lines;
+  assert.equal(mine.capture, "agent");
+  assert.equal(mine.session, s.child_session, "the subagent's own entry carries its session...");
+  assert.equal(mine.parent_session, run.sessionID, "...and the root session it worked for");
+  assert.equal(mine.agent, "general");
+  assert.equal(mine.model, "mock/m");
   assertStamped(s, run, "auto");
   assert.equal(s.trigger, "subagent.completed");
   assert.equal(s.description, brief.description);
