@@ -259,6 +259,8 @@ export function createState() {
     sessions: new Map(), // sessionID → { model, agent, parent }
     seen: new Map(), // dedupe key → true
     started: new Map(), // session\0callID → ms when tool.execute.before fired
+    asked: new Map(), // permission request id → { key: session\0callID, permission }
+    replies: new Map(), // session\0callID → { permission, reply }
   };
 }
 
@@ -319,6 +321,16 @@ export function learnEvent(state, event) {
     // A session's errors are deduplicated until it goes idle (opencode can repeat one error while retrying).
     const s = state.sessions.get(p.sessionID);
     if (s) delete s.errors;
+  } else if (type === "permission.asked") {
+    // The permission.ask hook is never called in 1.18; these events tie a reply to the tool call it blocked.
+    const callID = p.tool?.callID;
+    if (p.id && callID) boundedSet(state.asked, p.id, { key: `${p.sessionID}\0${callID}`, permission: p.permission }, MAX_KEYS);
+  } else if (type === "permission.replied") {
+    const ask = state.asked.get(p.requestID ?? p.permissionID ?? p.id);
+    if (ask) {
+      boundedSet(state.replies, ask.key, { permission: ask.permission, reply: p.reply ?? p.response }, MAX_KEYS);
+      state.asked.delete(p.requestID ?? p.permissionID ?? p.id);
+    }
   } else if (type === "session.deleted") {
     state.sessions.delete(p.info?.id ?? p.sessionID);
   }
@@ -416,7 +428,8 @@ export function entryFromToolAfter(state, input, output, opts, now = Date.now())
 /**
  * An event → { session, entry } for the automatic entry it calls for, or null:
  *  - message.part.updated with a tool part in state "error" → `tool.failed` (opencode sends no
- *    tool.execute.after for a tool that threw or whose permission was rejected);
+ *    tool.execute.after for a tool that threw or whose permission was rejected; a rejection adds
+ *    `permission` and `permission_reply`, learned from the permission.asked / permission.replied events);
  *  - session.error → `session.error` (name, message, status code);
  *  - session.compacted → `session.compacted`.
  * Also feeds the session cache (learnEvent).
@@ -435,6 +448,12 @@ export function entryFromEvent(state, event, opts) {
       const entry = { trigger: "tool.failed", tool: asText(part.tool) };
       put(entry, "error", asText(part.state.error), LIMITS.toolError);
       if (part.state.input !== undefined) put(entry, "args", asText(part.state.input), LIMITS.toolArgs);
+      const perm = state.replies.get(`${sid}\0${part.callID}`);
+      if (perm) {
+        if (perm.permission !== undefined) entry.permission = asText(perm.permission);
+        if (perm.reply !== undefined) entry.permission_reply = asText(perm.reply);
+        state.replies.delete(`${sid}\0${part.callID}`);
+      }
       if (part.callID) entry.call = part.callID;
       return { session: sid, entry };
     }

@@ -45,6 +45,11 @@ const scenarios = {
   "tool-error": {
     script: ({ n }) => (n === 0 ? { tool: "read", args: { filePath: "does/not/exist.txt" } } : { text: "no such file" }),
   },
+  // `opencode run` auto-rejects permission asks: the bash call ends as an error part, with no tool.execute.after.
+  "permission-rejected": {
+    config: { permission: { bash: "ask" } },
+    script: ({ n }) => (n === 0 ? { tool: "bash", args: { command: "echo hi", description: "Say hi" } } : { text: "rejected" }),
+  },
   "api-error": { script: () => ({ status: 400, message: "mock: unsupported parameter" }) },
   // A 400 whose message reads as a context overflow makes opencode compact the session, then continue.
   // The compaction request is the one that offers no tools.
@@ -60,7 +65,7 @@ const only = process.argv[2];
 const mock = await startMock();
 for (const [name, sc] of Object.entries(scenarios)) {
   if (only && name !== only) continue;
-  const dirs = makeSandbox({ mockUrl: mock.url, pluginOptions: null, files: sc.files, extraPlugins: { "log.js": LOG_PLUGIN } });
+  const dirs = makeSandbox({ mockUrl: mock.url, pluginOptions: null, files: sc.files, config: sc.config, extraPlugins: { "log.js": LOG_PLUGIN } });
   const raw = path.join(dirs.root, "capture.jsonl");
   mock.script = sc.script;
   const r = await runOpencode(dirs, "please do the thing", { env: { CAPTURE_FILE: raw } });

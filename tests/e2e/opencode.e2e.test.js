@@ -165,6 +165,7 @@ test("a tool that throws and a rejected permission are each recorded once as too
   assert.match(failed[0].error, /not found/i);
   assert.match(failed[0].args, /does\/not\/exist\.txt/);
   assert.match(failed[1].args, /echo hi/);
+  assert.equal(failed[1].permission_reply, "reject");
   assert.equal(new Set(failed.map((l) => l.call)).size, 2);
 });
 

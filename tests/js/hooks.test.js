@@ -270,6 +270,22 @@ test("tool.failed from the real error part, once however often the part updates"
   assert.equal(h.entryFromEvent(h.createState(), ok, opts()), null);
 });
 
+test("tool.failed for a rejected permission names the permission and the reply (real events)", () => {
+  const s = h.createState();
+  const hits = fixture("permission-rejected")
+    .filter((l) => l.hook === "event")
+    .map((l) => h.entryFromEvent(s, l.input, opts()))
+    .filter(Boolean);
+  assert.equal(hits.length, 1);
+  const e = hits[0].entry;
+  assert.equal(e.trigger, "tool.failed");
+  assert.equal(e.tool, "bash");
+  assert.match(e.error, /rejected permission/);
+  assert.equal(e.permission, "bash");
+  assert.equal(e.permission_reply, "reject");
+  assert.equal(s.replies.size, 0);
+});
+
 test("session.error from the real event; a repeat before the session goes idle is dropped", () => {
   const ev = fixture("api-error").find((l) => l.input?.type === "session.error").input;
   const s = h.createState();
@@ -387,6 +403,7 @@ test("replayed runs: each fixture gives exactly its automatic entries, stamped",
     "gate-failed": ["gate.failed"],
     subagent: ["subagent.completed"],
     "tool-error": ["tool.failed"],
+    "permission-rejected": ["tool.failed"],
     "api-error": ["session.error"],
     // The overflow that triggers the compaction is itself a session.error (opencode then exits 1).
     compaction: ["session.error", "session.compacted"],
