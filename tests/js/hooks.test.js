@@ -1,6 +1,6 @@
 // Unit tests of plugin/hooks.js (payload → entry or nothing), and of the plugin as a whole fed with hook
 // calls captured from the real opencode 1.18.33 (tests/fixtures/opencode/*.jsonl, made by tests/e2e/capture.js).
-import { test } from "node:test";
+import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -15,9 +15,17 @@ const fixture = (name) =>
   fs.readFileSync(path.join(FIXTURES, `${name}.jsonl`), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
 const opts = (o = {}, env = {}) => h.resolveOptions(o, env);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "hooks-test-"));
-process.on("exit", () => fs.rmSync(tmp, { recursive: true, force: true }));
-// The recorder notes successes in $XDG_STATE_HOME/opencode-recordings/status.json: keep ours out of the user's.
-process.env.XDG_STATE_HOME = path.join(tmp, "state");
+// The recorder notes successes in $XDG_STATE_HOME/opencode-recordings/status.json: keep ours out of the
+// user's, and put the variable back afterwards (Bun runs every suite in one process).
+const savedState = process.env.XDG_STATE_HOME;
+before(() => {
+  process.env.XDG_STATE_HOME = path.join(tmp, "state");
+});
+after(() => {
+  if (savedState === undefined) delete process.env.XDG_STATE_HOME;
+  else process.env.XDG_STATE_HOME = savedState;
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
 
 // ---------------------------------------------------------------------------------------------------------
 // Gate classifier
