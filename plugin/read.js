@@ -705,8 +705,10 @@ export function rawMembers(text) {
 const STAMP_KEYS = new Set(["ts", "eid", "capture", "trigger", "pwd", "repo", "git_dir", "origin", "head", "branch", "session", "model", "agent", "client", "redacted", "redaction_rules"]);
 /** Body members shown first, in this order, when present (the rest follow in the entry's order). */
 const LEAD_KEYS = ["category", "kind", "finding", "result", "lesson", "note", "sentiment"];
-/** Members a title is taken from, in order of preference. */
-const TITLE_KEYS = ["title", "summary", "category", "kind", "trigger", "finding", "lesson", "note", "raw", "value"];
+/** A title is "<label> — <text>": the label from the first of these that is a string... */
+const TITLE_LABEL_KEYS = ["category", "kind", "trigger"];
+/** ...the text from the first of these. */
+const TITLE_TEXT_KEYS = ["title", "summary", "finding", "lesson", "note", "raw"];
 
 function code(s) {
   const t = String(s).replace(/\n/g, " ");
@@ -728,6 +730,7 @@ function oneLine(s, max) {
 
 /** A member's value for Markdown: strings as their text, anything else as its JSON exactly as written. */
 function valueMarkdown(raw) {
+  if (raw === '""') return { block: false, text: code(raw) };
   if (raw.startsWith('"')) {
     let s;
     try {
@@ -776,15 +779,16 @@ export function entryMarkdown(text, { heading = "##" } = {}) {
       return undefined;
     }
   };
-  let title = "";
-  for (const k of TITLE_KEYS) {
-    const v = str(k);
-    if (v && v.trim()) {
-      title = oneLine(v, 72);
-      break;
+  const firstOf = (keys) => {
+    for (const k of keys) {
+      const v = str(k);
+      if (v && v.trim()) return v;
     }
-  }
-  if (!title) title = "(no text)";
+    return "";
+  };
+  const tl = firstOf(TITLE_LABEL_KEYS);
+  const tt = firstOf(TITLE_TEXT_KEYS);
+  const title = [tl && oneLine(tl, 40), tt && oneLine(tt, 72)].filter(Boolean).join(" — ") || "(no text)";
   const ts = str("ts");
   const lines = [`${heading} ${title}`, ""];
   const when = ts ? ts : "time unknown";
