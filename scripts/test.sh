@@ -15,3 +15,10 @@ cargo test --quiet -p recordings-core
 step "rust: wasm32 on node (wasm-bindgen-test)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/.tools/bin/wasm-bindgen-test-runner" \
   cargo test --quiet -p recordings-core --target wasm32-unknown-unknown
+
+step "js: node"
+node --test --test-concurrency=1 tests/js/
+step "js: bun"
+node_modules/.bin/bun test --timeout 120000 tests/js/
+step "e2e: the plugin inside the real opencode"
+bash tests/e2e/run.sh
