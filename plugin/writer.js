@@ -14,8 +14,10 @@
 //   line (Linux checks for fatal signals between pages). A short write is continued from where it stopped; when
 //   that fails the line is ended with "\n" if possible and the append reports failure. Before every append the
 //   writer reads the file's last byte and, if it is not "\n" (a torn line left by a crash), starts with "\n",
-//   so a torn fragment stays on a line of its own and never glues two entries together. Two writers may both
-//   see the same torn tail and both add "\n": readers skip blank lines.
+//   so a torn fragment stays on a line of its own and never glues two entries together. Reading the last byte
+//   can race with another writer's copy in progress (the size grows page by page), so a missing "\n" is only
+//   believed once the size has stayed put for ~16 ms; a blank line may still appear, rarely, when two
+//   writers both close the same torn tail or a copy stalls longer than that. Readers skip blank lines.
 // * Rotation: when an append would take a non-empty file past `maxBytes`, the writer tries to take the lock
 //   file `<file>.lock` (created with O_EXCL; it holds pid, host and time). The holder checks, with lstat, that
 //   `<file>` is still the very inode that was measured and still too large, renames it to the archive
@@ -443,10 +445,29 @@ function writeAll(fs, fd, bytes) {
   }
 }
 
-function lastByteIsNewline(fs, fd, size) {
+const ONE = new Int32Array(new SharedArrayBuffer(4));
+
+/** Whether the file ends in "\n" (or is empty). A read does not wait for another process's write in progress:
+ *  the size can already cover part of a line whose copy is still running (Linux grows i_size page by page, and
+ *  the writer may be preempted mid-copy), so a missing "\n" is only believed once the size has stayed put
+ *  through waits of 0.5, 1, 2, 4 and 8 ms. That costs ~16 ms, once, for a real torn tail, and nothing on the
+ *  common path. */
+function endsClean(fs, fd, size) {
   const b = Buffer.alloc(1);
-  const n = fs.readSync(fd, b, 0, 1, size - 1);
-  return n === 1 && b[0] === 0x0a;
+  let wait = 0.5;
+  for (;;) {
+    if (size === 0) return true;
+    const n = fs.readSync(fd, b, 0, 1, size - 1);
+    if (n === 1 && b[0] === 0x0a) return true;
+    let now = size;
+    while (now === size) {
+      if (wait > 8) return false; // the size stayed put and still no newline: torn by a crash
+      Atomics.wait(ONE, 0, 0, wait); // let a concurrent writer finish its copy
+      wait *= 2;
+      now = fs.fstatSync(fd).size;
+    }
+    size = now;
+  }
 }
 
 /**
@@ -514,7 +535,7 @@ function appendInner(fs, file, line, options, now, warnings) {
         }
       }
       let out = bytes;
-      if (readable && st.isFile() && st.size > 0 && !lastByteIsNewline(fs, fd, st.size)) {
+      if (readable && st.isFile() && st.size > 0 && !endsClean(fs, fd, st.size)) {
         out = Buffer.concat([NL, bytes]); // a torn line from a crash ends here; start on a fresh line
         warnings.push("the file ended in a torn line; started on a fresh line");
       }
