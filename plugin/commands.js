@@ -187,8 +187,15 @@ function filterOf(opts, now) {
 function writer(stream) {
   let parts = [];
   let size = 0;
+  const state = { broken: false };
+  // A reader that went away (`record read | head`) is not an error of ours: stop writing, exit quietly.
+  if (typeof stream.on === "function") stream.on("error", () => (state.broken = true));
   const push = async () => {
-    if (!parts.length) return;
+    if (!parts.length || state.broken) {
+      parts = [];
+      size = 0;
+      return;
+    }
     const text = parts.join("");
     parts = [];
     size = 0;
@@ -212,6 +219,9 @@ function writer(stream) {
       return size >= 1 << 16;
     },
     flush: push,
+    get broken() {
+      return state.broken;
+    },
   };
 }
 
@@ -331,13 +341,21 @@ export async function read(argv, io0) {
       else out.write(r.text + "\n");
       last = r.cursor;
       if (++n >= (opts.limit ?? Infinity)) break;
-      if (n % 256 === 0) await out.flush();
+      if (n % 256 === 0) {
+        await out.flush();
+        if (out.broken) break;
+      }
     }
   }
   // With --limit, resume just after the last entry printed; otherwise after everything read.
   const cursor = opts.limit !== undefined && n >= opts.limit && last !== null ? last : reader.cursor;
   if (opts.json) out.write(`{"cursor":"${cursor}"}\n`);
   await out.flush();
+  if (out.broken) {
+    // Output went nowhere part-way: do not move a stored cursor past entries nobody received.
+    if (cursorFile) io.stderr.write(`record read: the output was closed early; ${cursorFile} was left as it was\n`);
+    return cursorFile ? 1 : 0;
+  }
   if (cursorFile) {
     try {
       writeCursorFile(cursorFile, cursor);
