@@ -401,23 +401,26 @@ export class RecordingsReader {
   }
 
   /** Finds the cursor's record for an open segment, or null (a segment never read from). */
-  #match(fd, st) {
+  #match(fd, st, seenThisPass) {
     const segs = this.state.segs;
+    const heads = new Map(); // fingerprint length → fingerprint of this segment's beginning
+    const headOf = (len) => {
+      if (!heads.has(len)) heads.set(len, st.size >= len ? fingerprintOf(readAt(this.fs, fd, len, 0)) : null);
+      return heads.get(len);
+    };
     for (const s of segs) {
       if (s.dev === st.dev && s.ino === st.ino) {
         if (s.off === 0) return s;
-        const head = readAt(this.fs, fd, Math.min(s.fpLen, st.size), 0);
-        if (head.length === s.fpLen && fingerprintOf(head) === s.fp) return s;
+        if (headOf(s.fpLen) === s.fp) return s;
         // Same inode, different beginning: the inode was reused by a new file. Forget the old record.
         this.state.segs = segs.filter((x) => x !== s);
         return null;
       }
     }
     // Not by inode: maybe the same segment copied elsewhere (a restored backup): match by fingerprint.
-    for (const s of segs) {
-      if (s.off === 0 || st.size < s.fpLen) continue;
-      const head = readAt(this.fs, fd, s.fpLen, 0);
-      if (fingerprintOf(head) === s.fp) {
+    for (const s of this.state.segs) {
+      if (s.off === 0 || st.size < s.fpLen || seenThisPass.has(s)) continue;
+      if (headOf(s.fpLen) === s.fp) {
         s.dev = st.dev;
         s.ino = st.ino;
         return s;
@@ -447,7 +450,7 @@ export class RecordingsReader {
         return;
       }
       this.stats.segments++;
-      let rec = this.#match(fd, st);
+      let rec = this.#match(fd, st, seenThisPass);
       if (rec && seenThisPass.has(rec)) {
         reportSettled(false);
         return; // the same inode listed twice (a rename between readdir and open): read once
