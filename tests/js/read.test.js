@@ -47,7 +47,7 @@ async function suite() {
   const read = await import("../../plugin/read.js");
   const { COMMANDS } = await import("../../plugin/commands.js");
   const { appendLine } = await import("../../plugin/writer.js");
-  const { tmpdir, RUNTIME, isolatedEnv } = await import("./helpers.js");
+  const { tmpdir, RUNTIME, isolatedEnv, runCli } = await import("./helpers.js");
   const FIXTURES = path.join(ROOT, "tests", "fixtures", "read");
   const UPDATE = Boolean(process.env.UPDATE_GOLDEN);
 
@@ -389,6 +389,28 @@ async function suite() {
     assert.match(missing.stderr, /no entry with eid zzzzzzzz/);
     const raw = await run("show", ["--json", "--file", file, "5val0array0js"]);
     assert.equal(raw.stdout, fs.readFileSync(file, "utf8").split("\n")[5] + "\n");
+  });
+
+  test("through the real record CLI: read --json and resume, md, doctor (once wired into cli.js)", (t) => {
+    const probe = runCli(["read", "--help"], { env: isolatedEnv(tmpdir()) });
+    if (!/^record read - /.test(probe.stdout)) return t.skip("the read subcommands are not wired into plugin/cli.js yet");
+    const dir = tmpdir();
+    const file = path.join(dir, "r.jsonl");
+    const env = isolatedEnv(dir, { AI_RECORDINGS_FILE: file, AI_RECORDINGS_MAX_BYTES: "400", AI_RECORDINGS_SYNC: "0" });
+    for (let i = 0; i < 4; i++) assert.equal(runCli([`note ${i}`], { env }).code, 0);
+    const a = runCli(["read", "--json"], { env });
+    assert.equal(a.code, 0, a.stderr);
+    const lines = a.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(lines.slice(0, -1).map((l) => l.entry.note), ["note 0", "note 1", "note 2", "note 3"]);
+    assert.ok(read.listSegments(file).length > 1, "rotated");
+    runCli(["note 4"], { env });
+    const b = runCli(["read", "--since", a.json.cursor], { env });
+    assert.deepEqual(b.stdout.trim().split("\n").map((l) => JSON.parse(l).note), ["note 4"]);
+    assert.match(runCli(["md", "--last", "1"], { env }).stdout, /^# 1 recording\n\n## note 4\n/);
+    assert.equal(runCli(["doctor"], { env }).code, 0);
+    // A subcommand name after "--" is recorded literally, not run.
+    runCli(["--", "read"], { env });
+    assert.equal(runCli(["read", "--since", a.json.cursor], { env }).json.note, "read");
   });
 
   test("rawMembers keeps order, duplicates and spelling", () => {
