@@ -1,0 +1,190 @@
+// Runs the real Claude Code and Codex CLIs (pinned dev dependencies) headless and offline, each in a throwaway
+// sandbox (HOME, config dir, TMPDIR, a git project) against a mock model on 127.0.0.1, with our hook mode and
+// our MCP server configured the way docs/hosts.md tells users to. Facts relied on: ../../../shared/HOSTS.md.
+
+import { spawn, execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const CLAUDE = path.join(REPO, "node_modules/.bin/claude");
+export const CODEX = path.join(REPO, "node_modules/.bin/codex");
+const CLI = path.join(REPO, "plugin/cli.js");
+
+/** Whether plugin/cli.js already dispatches `record hook` / `record mcp` (the lead wires them in). */
+function cliHas(sub) {
+  try {
+    return new RegExp(`^\\s*${sub}\\s*:`, "m").test(fs.readFileSync(CLI, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** The argv that runs `record <sub> ...`: through the CLI when it dispatches the subcommand, else the module
+ *  directly (plugin/hook.js and plugin/mcp.js run as scripts too). */
+export function recordArgv(sub, ...rest) {
+  if (cliHas(sub)) return [process.execPath, CLI, sub, ...rest];
+  return [process.execPath, path.join(REPO, "plugin", `${sub}.js`), ...rest];
+}
+
+const shellQuote = (s) => (/^[A-Za-z0-9_\/.:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+export function makeSandbox(prefix) {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  const d = {
+    root,
+    home: path.join(root, "home"),
+    tmp: path.join(root, "tmp"),
+    config: path.join(root, "config"),
+    project: path.join(root, "project"),
+    file: path.join(root, "out", "recordings.jsonl"),
+    state: path.join(root, "state"),
+  };
+  for (const k of ["home", "tmp", "config", "project", "state"]) fs.mkdirSync(d[k], { recursive: true });
+  execFileSync("git", ["init", "-q", "-b", "main", d.project]);
+  execFileSync("git", ["-C", d.project, "remote", "add", "origin", "https://example.com/acme/widget.git"]);
+  // The gate: `npm test` fails with exit code 3 and a recognisable tail.
+  fs.writeFileSync(
+    path.join(d.project, "package.json"),
+    JSON.stringify({ name: "widget", version: "1.0.0", private: true, scripts: { test: "node fail.js" } }, null, 2),
+  );
+  fs.writeFileSync(path.join(d.project, "fail.js"), 'console.log("running 2 tests");\nconsole.error("not ok 2 - widget spins");\nprocess.exit(3);\n');
+  return d;
+}
+
+/** Environment shared by both hosts: isolated home and temp, our target file, no user recordings touched. */
+function baseEnv(d, extra) {
+  const env = {
+    PATH: process.env.PATH,
+    LANG: "C.UTF-8",
+    HOME: d.home,
+    TMPDIR: d.tmp,
+    XDG_STATE_HOME: d.state,
+    XDG_CONFIG_HOME: path.join(d.home, ".config"),
+    XDG_CACHE_HOME: path.join(d.home, ".cache"),
+    GIT_CONFIG_NOSYSTEM: "1",
+    npm_config_update_notifier: "false",
+    AI_RECORDINGS_FILE: d.file,
+  };
+  return { ...env, ...extra };
+}
+
+function run(cmd, args, { cwd, env, timeoutMs }) {
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (x) => (stdout += x));
+    child.stderr.setEncoding("utf8").on("data", (x) => (stderr += x));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - t0 });
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Claude Code
+
+/** The hooks block of Claude Code's settings.json, exactly as docs/hosts.md shows it (command varies). */
+export function claudeSettings(hookCommand) {
+  const hook = [{ matcher: "*", hooks: [{ type: "command", command: hookCommand }] }];
+  return { hooks: { PostToolUseFailure: hook, SubagentStop: hook } };
+}
+
+export async function runClaude(d, prompt, { mockUrl, timeoutMs = 90000, extraEnv = {}, hookCommand: hookOverride } = {}) {
+  const configDir = path.join(d.config, "claude");
+  fs.mkdirSync(configDir, { recursive: true });
+  const hookCommand = hookOverride ?? recordArgv("hook", "claude-code").map(shellQuote).join(" ");
+  fs.writeFileSync(path.join(configDir, "settings.json"), JSON.stringify(claudeSettings(hookCommand), null, 2));
+  const [mcpCmd, ...mcpArgs] = recordArgv("mcp");
+  const mcpConfig = path.join(d.config, "mcp.json");
+  fs.writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { recordings: { type: "stdio", command: mcpCmd, args: mcpArgs } } }, null, 2));
+  const env = baseEnv(d, {
+    ANTHROPIC_BASE_URL: mockUrl,
+    ANTHROPIC_API_KEY: "sk-ant-mock-not-a-secret",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    CLAUDE_CODE_MAX_RETRIES: "0",
+    CLAUDE_CODE_TMPDIR: d.tmp,
+    CLAUDE_CONFIG_DIR: configDir,
+    IS_SANDBOX: "1", // bypass mode refuses to run as root without it
+    ...extraEnv,
+  });
+  const args = ["-p", prompt, "--output-format", "json", "--dangerously-skip-permissions", "--mcp-config", mcpConfig, "--strict-mcp-config"];
+  return run(CLAUDE, args, { cwd: d.project, env, timeoutMs });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Codex
+
+const tomlString = (s) => JSON.stringify(s); // TOML basic strings share JSON's escapes for these paths
+
+export function codexHooks(hookCommand) {
+  const hook = [{ matcher: "*", hooks: [{ type: "command", command: hookCommand }] }];
+  return { hooks: { PostToolUse: hook, SubagentStop: hook } };
+}
+
+export async function runCodex(d, prompt, { mockUrl, timeoutMs = 90000, extraEnv = {}, hookCommand: hookOverride } = {}) {
+  const home = path.join(d.config, "codex");
+  fs.mkdirSync(home, { recursive: true });
+  const [mcpCmd, ...mcpArgs] = recordArgv("mcp");
+  const toml = [
+    'model = "mock-model"',
+    'model_provider = "mock"',
+    'approval_policy = "never"',
+    'sandbox_mode = "danger-full-access"',
+    "check_for_update_on_startup = false",
+    "",
+    "[model_providers.mock]",
+    'name = "Mock"',
+    `base_url = ${tomlString(mockUrl + "/v1")}`,
+    'wire_api = "responses"',
+    'env_key = "MOCK_API_KEY"',
+    "request_max_retries = 0",
+    "stream_max_retries = 0",
+    "",
+    "[analytics]",
+    "enabled = false",
+    "",
+    "[features]",
+    "plugins = false",
+    "",
+    `[projects.${tomlString(d.project)}]`,
+    'trust_level = "trusted"',
+    "",
+    "[mcp_servers.recordings]",
+    `command = ${tomlString(mcpCmd)}`,
+    `args = [${mcpArgs.map(tomlString).join(", ")}]`,
+    // Codex starts MCP servers with a reduced environment: name the variables to pass through.
+    'env_vars = ["AI_RECORDINGS_FILE"]',
+    "",
+  ].join("\n");
+  fs.writeFileSync(path.join(home, "config.toml"), toml);
+  const hookCommand = hookOverride ?? recordArgv("hook", "codex").map(shellQuote).join(" ");
+  fs.writeFileSync(path.join(home, "hooks.json"), JSON.stringify(codexHooks(hookCommand), null, 2));
+  const env = baseEnv(d, { CODEX_HOME: home, MOCK_API_KEY: "sk-mock-not-a-secret", ...extraEnv });
+  const args = ["exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", "--json", prompt];
+  return run(CODEX, args, { cwd: d.project, env, timeoutMs });
+}
+
+/** The JSONL lines of a file, parsed ([] when it does not exist). */
+export function readLines(file) {
+  let text;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return [];
+  }
+  return text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+}
+
+export function cleanup(d) {
+  if (process.env.KEEP_HOSTS) return;
+  try {
+    fs.rmSync(d.root, { recursive: true, force: true });
+  } catch {}
+}

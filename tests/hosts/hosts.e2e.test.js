@@ -1,0 +1,133 @@
+// The real Claude Code and Codex CLIs, offline, with our hook mode and our MCP server configured as
+// docs/hosts.md shows. In each scripted session a gate fails (`npm test` exits 3), a subagent finishes, and the
+// model calls our MCP `record` tool; the assertions are on the lines written to the recordings file.
+//
+// Needs the pinned dev dependencies (@anthropic-ai/claude-code, @openai/codex) and the built wasm. A run of
+// each host takes about 1–2 s. Skipped (with a note) when a CLI is not installed.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import { startAnthropic, startResponses } from "./mock-models.js";
+import { makeSandbox, runClaude, runCodex, readLines, cleanup, CLAUDE, CODEX } from "./harness.js";
+
+const BRIEF = "SUBAGENT-BRIEF: find why the widget spins; report the cause only.";
+const REPORT = "Subagent report: the widget spins because of a race in spin().";
+const NOTE = "category=discovery | finding: the widget spins | sentiment: relief";
+
+const has = (bin) => fs.existsSync(bin);
+
+function byTrigger(lines) {
+  const out = {};
+  for (const e of lines) {
+    const k = e.trigger ?? `capture:${e.capture}`;
+    (out[k] ??= []).push(e);
+  }
+  return out;
+}
+
+test("claude-code: gate failure and subagent through hook mode, a record call through the MCP server", { skip: !has(CLAUDE) && "claude not installed" }, async () => {
+  const mock = await startAnthropic(({ text, n, body }) => {
+    if (text.includes(BRIEF) && !text.includes("fix the widget")) return { text: REPORT };
+    if (!(body?.tools ?? []).length) return { text: "title" };
+    if (n === 0) return { tool: "Bash", args: { command: "npm test", description: "run the tests" } };
+    // run_in_background:false keeps the subagent in the turn (see shared/HOSTS.md).
+    if (n === 1) return { tool: "Agent", args: { description: "Find the spin bug", prompt: BRIEF, subagent_type: "general-purpose", run_in_background: false } };
+    if (n === 2) return { tool: "mcp__recordings__record", args: { entry: NOTE } };
+    return { text: "All done." };
+  });
+  const d = makeSandbox("hosts-claude-");
+  try {
+    const r = await runClaude(d, "fix the widget", { mockUrl: mock.url });
+    assert.equal(r.code, 0, `claude failed: ${r.stderr.slice(-2000)}`);
+    const result = JSON.parse(r.stdout);
+    assert.equal(result.is_error, false);
+    const session = result.session_id;
+    const lines = readLines(d.file);
+    const t = byTrigger(lines);
+    assert.equal(lines.length, 3, JSON.stringify(lines, null, 1));
+
+    const [gate] = t["gate.failed"];
+    assert.equal(gate.capture, "auto");
+    assert.equal(gate.command, "npm test");
+    assert.equal(gate.exit, 3);
+    assert.match(gate.output_tail, /not ok 2 - widget spins/);
+    assert.equal(gate.session, session);
+    assert.equal(gate.pwd, d.project);
+    assert.equal(gate.repo, "widget");
+    assert.equal(gate.client, "claude-code");
+    assert.equal(gate.model, "claude-opus-5-5", "the model Claude Code asked the mock for");
+
+    const [sub] = t["subagent.completed"];
+    assert.equal(sub.capture, "auto");
+    assert.equal(sub.session, session);
+    assert.equal(sub.prompt, BRIEF);
+    assert.equal(sub.description, "Find the spin bug");
+    assert.equal(sub.subagent_type, "general-purpose");
+    assert.equal(sub.result, REPORT);
+    assert.ok(Number.isInteger(sub.duration_ms) && sub.duration_ms >= 0 && sub.duration_ms < 60000);
+
+    const [mcp] = t["capture:mcp"];
+    assert.equal(mcp.category, "discovery");
+    assert.equal(mcp.sentiment, "relief");
+    assert.equal(mcp.client, "claude-code 2.1.332");
+    assert.equal(mcp.pwd, d.project);
+
+    // The MCP tool result went back to the model as our one line.
+    const last = mock.requests.at(-1).body.messages.at(-1).content[0];
+    assert.match(last.content[0].text, new RegExp(`^recorded ${mcp.eid} → `));
+  } finally {
+    await mock.close();
+    cleanup(d);
+  }
+});
+
+test("codex: gate failure (exit code from the transcript) and subagent through hook mode, a record call through the MCP server", { skip: !has(CODEX) && "codex not installed" }, async () => {
+  const mock = await startResponses(({ body, inputText, n }) => {
+    if (inputText.includes(BRIEF) && !inputText.includes("fix the widget")) return { text: REPORT };
+    if (n === 0) return { tool: "exec_command", args: { cmd: "npm test" } };
+    if (n === 1) return { tool: "spawn_agent", namespace: "multi_agent_v1", args: { message: BRIEF } };
+    if (n === 2) {
+      const out = body.input.filter((i) => i.type === "function_call_output").at(-1).output;
+      const id = JSON.parse(typeof out === "string" ? out : JSON.stringify(out)).agent_id;
+      return { tool: "wait_agent", namespace: "multi_agent_v1", args: { targets: [id], timeout_ms: 10000 } };
+    }
+    if (n === 3) return { tool: "record", namespace: "mcp__recordings", args: { entry: NOTE } };
+    return { text: "All done." };
+  });
+  const d = makeSandbox("hosts-codex-");
+  try {
+    const r = await runCodex(d, "fix the widget", { mockUrl: mock.url });
+    assert.equal(r.code, 0, `codex failed: ${r.stderr.slice(-2000)}`);
+    const events = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const session = events.find((e) => e.type === "thread.started").thread_id;
+    assert.ok(events.some((e) => e.type === "item.completed" && e.item.type === "command_execution" && e.item.exit_code === 3), "the gate really failed");
+    const lines = readLines(d.file);
+    const t = byTrigger(lines);
+    assert.equal(lines.length, 3, JSON.stringify(lines, null, 1));
+
+    const [gate] = t["gate.failed"];
+    assert.equal(gate.capture, "auto");
+    assert.equal(gate.command, "npm test");
+    assert.equal(gate.exit, 3);
+    assert.match(gate.output_tail, /not ok 2 - widget spins/);
+    assert.equal(gate.session, session);
+    assert.equal(gate.model, "mock-model");
+    assert.equal(gate.pwd, d.project);
+    assert.equal(gate.client, "codex");
+
+    const [sub] = t["subagent.completed"];
+    assert.equal(sub.session, session, "Codex gives the parent's session id inside a subagent");
+    assert.equal(sub.prompt, BRIEF);
+    assert.equal(sub.result, REPORT);
+    assert.match(sub.child_session, /^[0-9a-f-]{36}$/);
+    assert.equal(sub.model, "mock-model");
+
+    const [mcp] = t["capture:mcp"];
+    assert.equal(mcp.category, "discovery");
+    assert.equal(mcp.client, "codex-mcp-client 0.171.0");
+    assert.equal(mcp.pwd, d.project);
+  } finally {
+    await mock.close();
+    cleanup(d);
+  }
+});
