@@ -18,15 +18,20 @@ const BUN = path.join(ROOT, "node_modules", ".bin", "bun");
 const NODE = process.execPath;
 const QUICK = process.argv.includes("--quick");
 
-// A typical 1 KiB JSON entry, as an agent writes it.
-const ENTRY = JSON.stringify({
-  category: "tool lied",
-  finding: "grep -c counts matching lines, not matches; the test counted 3 where there were 7 occurrences. " + "x".repeat(600),
-  result: "switched to grep -o | wc -l and the count matched",
-  sentiment: ["surprise", "relief"],
-  confidence: "high",
-}).slice(0, 1020) + '"}';
-const ENTRY_1K = ENTRY.length > 1024 ? ENTRY : ENTRY;
+// A typical 1 KiB JSON entry, as an agent writes it: exactly 1024 bytes with its newline.
+function makeEntry() {
+  const base = {
+    category: "tool lied",
+    finding: "grep -c counts matching lines, not matches; the test counted 3 where there were 7 occurrences. ",
+    result: "switched to grep -o | wc -l and the count matched",
+    sentiment: ["surprise", "relief"],
+    confidence: "high",
+  };
+  const pad = 1023 - JSON.stringify(base).length;
+  base.finding += "details ".repeat(Math.ceil(pad / 8)).slice(0, pad);
+  return JSON.stringify(base);
+}
+const ENTRY_1K = makeEntry();
 
 function stats(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -49,7 +54,8 @@ async function partInproc() {
   const iters = QUICK ? 2000 : 10000;
   const out = {};
   const line = ENTRY_1K + "\n";
-  const opts = (sync, file) => ({ file, cwd: ROOT, sync, statusFile: false });
+  const statusFile = path.join(d, "state", "status.json"); // the status record on, as users have it
+  const opts = (sync, file) => ({ file, cwd: ROOT, sync, statusFile });
   // warm up both paths
   for (let i = 0; i < 500; i++) {
     record(ENTRY_1K, opts(false, path.join(d, "warm.jsonl")));
@@ -119,7 +125,7 @@ async function partAppender(mode, file, n, startAt) {
   let rec = null;
   if (mode.startsWith("record")) {
     rec = (await import(pathToFileURL(path.join(ROOT, "plugin", "recorder.js")))).record;
-    rec(ENTRY_1K, { file: file + ".warm", cwd: ROOT, sync: false, statusFile: false });
+    for (let i = 0; i < 300; i++) rec(ENTRY_1K, { file: file + ".warm", cwd: ROOT, sync: false, statusFile: file + ".status" });
   }
   const sync = mode.endsWith("sync") && !mode.endsWith("nosync");
   while (Date.now() < startAt) await new Promise((r) => setTimeout(r, 1));
@@ -127,7 +133,7 @@ async function partAppender(mode, file, n, startAt) {
   const flags = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT;
   for (let i = 0; i < n; i++) {
     if (rec) {
-      rec(ENTRY_1K, { file, cwd: ROOT, sync, statusFile: false });
+      rec(ENTRY_1K, { file, cwd: ROOT, sync, statusFile: file + ".status" });
     } else {
       const fd = fs.openSync(file, flags, 0o600);
       fs.writeSync(fd, line);
@@ -169,7 +175,10 @@ async function throughput(runtime, mode, procs, n) {
     }),
   );
   const res = await Promise.all(kids);
-  const lines = fs.readFileSync(file, "utf8").split("\n").filter((l) => l !== "").length;
+  const { segments } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer.js")));
+  const lines = segments(file)
+    .map((s) => fs.readFileSync(s, "utf8").split("\n").filter((l) => l !== "").length)
+    .reduce((a, b) => a + b, 0);
   fs.rmSync(d, { recursive: true, force: true });
   if (lines !== procs * n) throw new Error(`throughput ${mode}: ${lines} lines, expected ${procs * n}`);
   const t0 = Math.min(...res.map((r) => r.t0));

@@ -10,7 +10,7 @@
 //   <common>/config            [remote "origin"] url = ...
 //
 // Cache: the repository layout (where .git is, the common dir, origin, repo name) is cached per directory and
-// re-checked with one stat of the config file; HEAD and the branch tip are re-validated on every call with a
+// re-checked with a stat of the config file at most once a second (an edited origin shows up within 1 s); HEAD and the branch tip are re-validated on every call with a
 // stat of HEAD and of the ref file (or packed-refs), comparing inode, size and mtime. Git replaces refs by
 // rename, so every update gives a new inode even within one timestamp tick: a stale sha is never served.
 
@@ -19,6 +19,9 @@ import * as path from "node:path";
 
 const cache = new Map(); // dir → entry
 const NEGATIVE_TTL_MS = 1000; // "not in a repository" is re-checked after this long (git init may follow)
+// The config (origin) is re-checked at most this often; HEAD and the branch tip on every call.
+const CONFIG_CHECK_MS = 1000;
+const EMPTY = Object.freeze({});
 const MAX_CACHE = 256;
 
 function statKey(fs, p) {
@@ -209,7 +212,7 @@ function headKey(fs, layout, watch) {
 
 /**
  * Git facts for `dir`: { git_dir, repo, origin, head, branch } (absent keys when unknown), or {} outside a
- * repository. `git_dir` is the absolute common git dir, the same for every worktree of one repository.
+ * repository. The result is frozen and is the same object as long as nothing changed. `git_dir` is the absolute common git dir, the same for every worktree of one repository.
  * options.fs is a seam for tests; options.now a clock (for the negative cache).
  */
 export function gitContext(dir, options = {}) {
@@ -219,19 +222,20 @@ export function gitContext(dir, options = {}) {
     const key = path.resolve(dir || ".");
     let entry = cache.get(key);
     if (entry && !entry.layout) {
-      if (now - entry.at < NEGATIVE_TTL_MS) return {};
+      if (now - entry.at < NEGATIVE_TTL_MS) return EMPTY;
       entry = undefined;
     }
-    if (entry) {
-      // Re-discover if the repository moved away or its config changed (origin edited).
+    if (entry && now - entry.configCheckedAt >= CONFIG_CHECK_MS) {
+      // Re-discover if the config changed (origin edited, repository re-initialised).
       const cfg = statKey(fs, entry.configPath);
       if (!sameKeys(cfg, entry.configKey)) entry = undefined;
+      else entry.configCheckedAt = now;
     }
     if (!entry) {
       const layout = discover(fs, key);
       if (!layout) {
         remember(key, { at: now, layout: null });
-        return {};
+        return EMPTY;
       }
       const configPath = path.join(layout.common, "config");
       const configKey = statKey(fs, configPath);
@@ -241,6 +245,8 @@ export function gitContext(dir, options = {}) {
         layout,
         configPath,
         configKey,
+        configCheckedAt: now,
+        out: null,
         base: { git_dir: layout.common, repo: repoName(origin, layout.common), origin },
         headKey: null,
         headFacts: null,
@@ -252,7 +258,7 @@ export function gitContext(dir, options = {}) {
       if (k[0] === -1) {
         // HEAD is gone: the repository moved or was deleted; look again next time.
         cache.delete(key);
-        return {};
+        return EMPTY;
       }
       if (!sameKeys(k, entry.headKey)) entry.headFacts = null;
     }
@@ -261,14 +267,19 @@ export function gitContext(dir, options = {}) {
       const first = readHead(fs, entry.layout);
       entry.headKey = headKey(fs, entry.layout, first.watch);
       entry.headFacts = readHead(fs, entry.layout);
+      entry.out = null;
     }
-    const out = {};
-    for (const [k, v] of Object.entries(entry.base)) if (v) out[k] = v;
-    if (entry.headFacts.head) out.head = entry.headFacts.head;
-    if (entry.headFacts.branch) out.branch = entry.headFacts.branch;
-    return out;
+    if (!entry.out) {
+      const out = {};
+      for (const [k, v] of Object.entries(entry.base)) if (v) out[k] = v;
+      if (entry.headFacts.head) out.head = entry.headFacts.head;
+      if (entry.headFacts.branch) out.branch = entry.headFacts.branch;
+      // The same frozen object until something changes, so callers can compare by identity.
+      entry.out = Object.freeze(out);
+    }
+    return entry.out;
   } catch {
-    return {};
+    return EMPTY;
   }
 }
 

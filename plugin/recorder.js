@@ -15,7 +15,7 @@ export const SPLIT_ABOVE_BYTES = 16 * 1024 * 1024;
 /** Size of one piece of an oversized input (bounded memory in the core: a piece and its line). */
 export const PIECE_BYTES = 1024 * 1024;
 
-const cores = new Map(); // options key → { core, contextKey }
+const cores = new Map(); // options key → { core, last: the context inputs it was last set with }
 const MAX_CORES = 16;
 
 function expandHome(p, env) {
@@ -49,16 +49,14 @@ function coreFor(options) {
   let slot = cores.get(key);
   if (!slot) {
     if (cores.size >= MAX_CORES) cores.delete(cores.keys().next().value);
-    slot = { core: new Core(opts), contextKey: null };
+    slot = { core: new Core(opts), last: null };
     cores.set(key, slot);
   }
   return slot;
 }
 
 /** The stamps for this call, in the order the core writes them. */
-function contextFor(options, env) {
-  const cwd = path.resolve(options.cwd ?? process.cwd());
-  const git = gitContext(cwd, { now: options.now });
+function contextFor(cwd, git, options, env) {
   const stamps = {
     pwd: cwd,
     repo: git.repo,
@@ -77,14 +75,40 @@ function contextFor(options, env) {
   return { capture: options.capture || "cli", stamps };
 }
 
+function shallowEqual(a, b) {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+/** The core for these options, with its context set for this call. setContext() runs only when an input to the
+ *  context changed: the git facts are the same object while nothing changed (context.js), the rest compares as
+ *  plain values, so the common repeated call costs a few comparisons. */
 function prepare(options) {
   const env = options.env ?? process.env;
   const slot = coreFor(options);
-  const context = contextFor(options, env);
-  const key = JSON.stringify(context);
-  if (key !== slot.contextKey) {
-    slot.core.setContext(context);
-    slot.contextKey = key;
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const git = gitContext(cwd, { now: options.now });
+  const session = options.session ?? env.AI_RECORDINGS_SESSION;
+  const model = options.model ?? env.AI_RECORDINGS_MODEL;
+  const agent = options.agent ?? env.AI_RECORDINGS_AGENT;
+  const capture = options.capture || "cli";
+  const last = slot.last;
+  if (
+    !last ||
+    last.git !== git ||
+    last.cwd !== cwd ||
+    last.session !== session ||
+    last.model !== model ||
+    last.agent !== agent ||
+    last.capture !== capture ||
+    !shallowEqual(last.stamps, options.stamps)
+  ) {
+    slot.core.setContext(contextFor(cwd, git, options, env));
+    slot.last = { git, cwd, session, model, agent, capture, stamps: options.stamps ? { ...options.stamps } : undefined };
   }
   return slot.core;
 }

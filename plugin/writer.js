@@ -501,6 +501,10 @@ export function appendLine(file, line, options = {}) {
   return result;
 }
 
+/** Per file: the inode and size this process left after its last append (then the last byte is its "\n"). If
+ *  anyone else appended since, the size differs and the byte is read. */
+const lastEnds = new Map();
+
 function appendInner(fs, file, line, options, now, warnings) {
   let bytes = typeof line === "string" ? Buffer.from(line, "utf8") : line;
   if (bytes.length === 0 || bytes[bytes.length - 1] !== 0x0a) {
@@ -535,7 +539,10 @@ function appendInner(fs, file, line, options, now, warnings) {
         }
       }
       let out = bytes;
-      if (readable && st.isFile() && st.size > 0 && !endsClean(fs, fd, st.size)) {
+      // Skip reading the last byte when this process wrote it: same inode, and the size it left behind.
+      const mine = lastEnds.get(file);
+      const known = mine !== undefined && mine.ino === st.ino && mine.dev === st.dev && mine.end === st.size;
+      if (readable && st.isFile() && st.size > 0 && !known && !endsClean(fs, fd, st.size)) {
         out = Buffer.concat([NL, bytes]); // a torn line from a crash ends here; start on a fresh line
         warnings.push("the file ended in a torn line; started on a fresh line");
       }
@@ -564,6 +571,10 @@ function appendInner(fs, file, line, options, now, warnings) {
           fdOpen = false;
           continue;
         }
+      }
+      if (st.isFile()) {
+        if (lastEnds.size >= 64 && !lastEnds.has(file)) lastEnds.clear();
+        lastEnds.set(file, { ino: st.ino, dev: st.dev, end: st.size + out.length });
       }
       return { ok: true, file, bytes: out.length, rotated };
     } finally {

@@ -67,13 +67,25 @@ test("an unborn branch has a branch but no head, until the first commit", () => 
   assert.equal(gitContext(d).head, git(d, "rev-parse", "HEAD"));
 });
 
-test("an origin added or changed later is picked up (config is re-checked)", () => {
+test("an origin added or changed later is picked up within a second (config is re-checked)", () => {
   const d = fs.realpathSync(tmpdir("rec-git-"));
+  let t = 1_000_000;
+  const now = () => t;
   git(d, "init", "-q");
-  assert.equal(gitContext(d).origin, undefined);
+  assert.equal(gitContext(d, { now }).origin, undefined);
   git(d, "remote", "add", "origin", "https://example.com/team/thing.git");
-  assert.equal(gitContext(d).origin, "https://example.com/team/thing.git");
-  assert.equal(gitContext(d).repo, "thing");
+  t += 1000;
+  assert.equal(gitContext(d, { now }).origin, "https://example.com/team/thing.git");
+  assert.equal(gitContext(d, { now }).repo, "thing");
+});
+
+test("the same frozen object comes back while nothing changed", () => {
+  const { main } = makeRepo();
+  const a = gitContext(main);
+  assert.equal(gitContext(main), a);
+  assert.ok(Object.isFrozen(a));
+  git(main, "commit", "-q", "--allow-empty", "-m", "two");
+  assert.notEqual(gitContext(main), a);
 });
 
 test("outside a repository: no facts, no throw; a repository created later is found", () => {
