@@ -42,7 +42,7 @@ pub fn walk(
     let mut stack: Vec<Frame> = Vec::new();
     let mut edits: Vec<Edit> = Vec::new();
     let mut decoded = String::new();
-    let mut map: Vec<u32> = Vec::new();
+    let mut escs: Vec<Esc> = Vec::new();
     let mut i = 0;
     while i < n {
         match b[i] {
@@ -53,53 +53,40 @@ pub fn walk(
                 // Decode when there are escapes; otherwise the raw content is the text.
                 let has_escape = content.as_bytes().contains(&b'\\');
                 let text: &str = if has_escape {
-                    decode(content, &mut decoded, &mut map);
+                    decode(content, &mut decoded, &mut escs);
                     &decoded
                 } else {
                     content
                 };
-                let to_raw = |d: usize| -> usize {
-                    if has_escape {
-                        cs + map.get(d).copied().unwrap_or((ce - cs) as u32) as usize
-                    } else {
-                        cs + d
-                    }
-                };
-                if is_key {
-                    let spans = scan(text);
-                    let seg = if spans.is_empty() {
-                        KeySeg::Raw(cs, ce)
-                    } else {
-                        KeySeg::Owned(redacted_copy(raw, cs, ce, &spans, &to_raw))
-                    };
-                    if !spans.is_empty() {
-                        let path = path_of(raw, &stack, Some(&seg));
-                        for f in &spans {
-                            edits.push(Edit { start: to_raw(f.start), end: to_raw(f.end), rule: f.rule, path: path.clone() });
-                        }
-                    }
-                    if let Some(Frame::Obj { key, want_key }) = stack.last_mut() {
-                        *key = Some(seg);
-                        *want_key = false;
-                    }
+                let kc = if is_key {
+                    None
                 } else {
-                    let kc = match stack.last() {
+                    match stack.last() {
                         Some(Frame::Obj { key: Some(KeySeg::Raw(ks, ke)), .. }) => classify_key(&b[*ks..*ke]),
                         Some(Frame::Obj { key: Some(KeySeg::Owned(k)), .. }) => classify_key(k.as_bytes()),
                         Some(_) => None,
                         None => parent_key.and_then(|k| classify_key(k.as_bytes())),
-                    };
-                    let whole = kc.and_then(|kc| whole_value(text, kc, allowed));
-                    let spans = match whole {
-                        Some(f) => vec![f],
-                        None => scan(text),
-                    };
-                    if !spans.is_empty() {
-                        let path = path_of(raw, &stack, None);
-                        for f in &spans {
-                            edits.push(Edit { start: to_raw(f.start), end: to_raw(f.end), rule: f.rule, path: path.clone() });
-                        }
                     }
+                };
+                let spans = match kc.and_then(|kc| whole_value(text, kc, allowed)) {
+                    Some(f) => vec![f],
+                    None => scan(text),
+                };
+                let mut seg = if is_key { Some(KeySeg::Raw(cs, ce)) } else { None };
+                if !spans.is_empty() {
+                    let at = |d: usize| cs + if has_escape { raw_offset(&escs, d) } else { d };
+                    let ranges: Vec<(usize, usize)> = spans.iter().map(|f| (at(f.start), at(f.end))).collect();
+                    if is_key {
+                        seg = Some(KeySeg::Owned(redacted_copy(raw, cs, ce, &spans, &ranges)));
+                    }
+                    let path = path_of(raw, &stack, seg.as_ref());
+                    for (f, &(start, end)) in spans.iter().zip(&ranges) {
+                        edits.push(Edit { start, end, rule: f.rule, path: path.clone() });
+                    }
+                }
+                if let (Some(seg), Some(Frame::Obj { key, want_key })) = (seg, stack.last_mut()) {
+                    *key = Some(seg);
+                    *want_key = false;
                 }
                 i = next;
             }
@@ -177,74 +164,94 @@ fn string_extent(b: &[u8], i: usize) -> (usize, usize, usize) {
     (s, e.max(s), e)
 }
 
-/// Decodes JSON string content into `out`, with `map[d]` = offset in `content` of the escape (or byte) that
-/// produced decoded byte `d`, plus one final entry for the end.
-fn decode(content: &str, out: &mut String, map: &mut Vec<u32>) {
+/// One escape sequence: raw `raw..raw_end` (offsets in the content) decoded to `dec..dec_end`.
+#[derive(Clone, Copy)]
+struct Esc {
+    dec: u32,
+    raw: u32,
+    dec_end: u32,
+    raw_end: u32,
+}
+
+/// Decodes JSON string content into `out`, recording every escape in `escs` (one record per escape, not per
+/// byte: between escapes, decoded and raw offsets advance together).
+fn decode(content: &str, out: &mut String, escs: &mut Vec<Esc>) {
     out.clear();
-    map.clear();
+    escs.clear();
     let b = content.as_bytes();
     let mut i = 0;
-    let push = |out: &mut String, map: &mut Vec<u32>, c: char, at: usize| {
-        let before = out.len();
-        out.push(c);
-        for _ in before..out.len() {
-            map.push(at as u32);
-        }
-    };
     while i < b.len() {
         if b[i] != b'\\' {
-            // Copy one UTF-8 character.
-            let ch = content[i..].chars().next().unwrap_or('\u{FFFD}');
-            push(out, map, ch, i);
-            i += ch.len_utf8().max(1);
+            // Copy the run up to the next backslash (an ASCII byte, so a character boundary) in one go.
+            let end = b[i..].iter().position(|&c| c == b'\\').map_or(b.len(), |p| i + p);
+            out.push_str(&content[i..end]);
+            i = end;
             continue;
         }
-        let at = i;
-        let Some(&e) = b.get(i + 1) else {
-            push(out, map, '\\', at);
-            i += 1;
-            continue;
-        };
-        let simple = match e {
-            b'"' => Some('"'),
-            b'\\' => Some('\\'),
-            b'/' => Some('/'),
-            b'b' => Some('\u{8}'),
-            b'f' => Some('\u{c}'),
-            b'n' => Some('\n'),
-            b'r' => Some('\r'),
-            b't' => Some('\t'),
-            _ => None,
-        };
-        if let Some(c) = simple {
-            push(out, map, c, at);
-            i += 2;
-            continue;
-        }
-        if e == b'u' {
-            if let Some(hi) = hex4(b, i + 2) {
-                if (0xD800..0xDC00).contains(&hi) && b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u') {
-                    if let Some(lo) = hex4(b, i + 8) {
-                        if (0xDC00..0xE000).contains(&lo) {
-                            let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-                            push(out, map, char::from_u32(cp).unwrap_or('\u{FFFD}'), at);
-                            i += 12;
-                            continue;
-                        }
+        let (dec, raw) = (out.len(), i);
+        i += escape(content, i, out);
+        escs.push(Esc { dec: dec as u32, raw: raw as u32, dec_end: out.len() as u32, raw_end: i as u32 });
+    }
+}
+
+/// Decodes the escape at `i` (a backslash) into `out`; returns its raw length. Invalid escapes are kept as the
+/// two characters they are.
+fn escape(content: &str, i: usize, out: &mut String) -> usize {
+    let b = content.as_bytes();
+    let Some(&e) = b.get(i + 1) else {
+        out.push('\\');
+        return 1;
+    };
+    let simple = match e {
+        b'"' => Some('"'),
+        b'\\' => Some('\\'),
+        b'/' => Some('/'),
+        b'b' => Some('\u{8}'),
+        b'f' => Some('\u{c}'),
+        b'n' => Some('\n'),
+        b'r' => Some('\r'),
+        b't' => Some('\t'),
+        _ => None,
+    };
+    if let Some(c) = simple {
+        out.push(c);
+        return 2;
+    }
+    if e == b'u' {
+        if let Some(hi) = hex4(b, i + 2) {
+            if (0xD800..0xDC00).contains(&hi) && b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u') {
+                if let Some(lo) = hex4(b, i + 8) {
+                    if (0xDC00..0xE000).contains(&lo) {
+                        let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                        out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
+                        return 12;
                     }
                 }
-                push(out, map, char::from_u32(hi).unwrap_or('\u{FFFD}'), at);
-                i += 6;
-                continue;
             }
+            out.push(char::from_u32(hi).unwrap_or('\u{FFFD}'));
+            return 6;
         }
-        // Invalid escape: keep both characters, each mapped to the backslash so no range splits them.
-        push(out, map, '\\', at);
-        let ch = content[i + 1..].chars().next().unwrap_or('\u{FFFD}');
-        push(out, map, ch, at);
-        i += 1 + ch.len_utf8();
     }
-    map.push(b.len() as u32);
+    out.push('\\');
+    let ch = content[i + 1..].chars().next().unwrap_or('\u{FFFD}');
+    out.push(ch);
+    1 + ch.len_utf8()
+}
+
+/// Raw offset (within the content) of decoded offset `d`. An offset inside an escape's output maps to the
+/// escape's start, so no range ever splits an escape.
+fn raw_offset(escs: &[Esc], d: usize) -> usize {
+    let d = d as u32;
+    let k = escs.partition_point(|e| e.dec <= d);
+    if k == 0 {
+        return d as usize;
+    }
+    let e = escs[k - 1];
+    if d < e.dec_end {
+        e.raw as usize
+    } else {
+        (e.raw_end + (d - e.dec_end)) as usize
+    }
 }
 
 fn hex4(b: &[u8], i: usize) -> Option<u32> {
@@ -257,11 +264,10 @@ fn hex4(b: &[u8], i: usize) -> Option<u32> {
 }
 
 /// The raw content `cs..ce` with the spans (decoded offsets) replaced by markers; used for a path segment.
-fn redacted_copy(raw: &str, cs: usize, ce: usize, spans: &[Found], to_raw: &dyn Fn(usize) -> usize) -> String {
+fn redacted_copy(raw: &str, cs: usize, ce: usize, spans: &[Found], ranges: &[(usize, usize)]) -> String {
     let mut out = String::new();
     let mut last = cs;
-    for f in spans {
-        let (s, e) = (to_raw(f.start), to_raw(f.end));
+    for (f, &(s, e)) in spans.iter().zip(ranges) {
         out.push_str(raw.get(last..s).unwrap_or(""));
         super::push_marker(&mut out, f.rule);
         last = e;

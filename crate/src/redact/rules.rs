@@ -511,14 +511,30 @@ fn split_words(k: &[u8], out: &mut [(usize, usize); MAX_WORDS]) -> usize {
 }
 
 fn word_is(w: &[u8], names: &[&str]) -> bool {
-    names.iter().any(|n| w.eq_ignore_ascii_case(n.as_bytes()))
+    names.iter().any(|n| n.len() == w.len() && w.eq_ignore_ascii_case(n.as_bytes()))
 }
 
-/// Trailing words that describe an encoding or derivative of the secret, not a different thing.
-const MODIFIERS: &[&str] = &[
-    "value", "val", "b64", "base64", "hex", "raw", "plain", "plaintext", "encoded", "hash", "hashed", "digest",
-    "base", "str", "string", "text", "unique", "uniq", "idx", "index",
-];
+/// `w` lower-cased into `buf` (words longer than the buffer come back empty: no name here is that long).
+fn lower<'a>(w: &[u8], buf: &'a mut [u8; 24]) -> &'a [u8] {
+    if w.len() > buf.len() {
+        return &[];
+    }
+    for (d, s) in buf.iter_mut().zip(w) {
+        *d = s.to_ascii_lowercase();
+    }
+    &buf[..w.len()]
+}
+
+/// Trailing words that describe an encoding or derivative of the secret, not a different thing (and numbers).
+fn is_modifier(w: &[u8]) -> bool {
+    let mut buf = [0u8; 24];
+    matches!(
+        lower(w, &mut buf),
+        b"value" | b"val" | b"b64" | b"base64" | b"hex" | b"raw" | b"plain" | b"plaintext" | b"encoded" | b"hash"
+            | b"hashed" | b"digest" | b"base" | b"str" | b"string" | b"text" | b"unique" | b"uniq" | b"idx" | b"index"
+    ) || (!w.is_empty() && w.iter().all(u8::is_ascii_digit))
+}
+
 /// Qualifiers that make `key` a secret key (`api key`, `access key`, …).
 const KEY_QUALIFIERS: &[&str] = &[
     "api", "access", "secret", "private", "client", "signing", "sign", "encryption", "encrypt", "master", "account",
@@ -534,14 +550,14 @@ const COMPOUND_KEYS: &[&str] = &[
 /// Whether a key (member name, variable, header, env var, column) names a secret, and how to read its value.
 /// `token_count`, `public_key`, `secret_name`, `max_tokens`, `key` and `auth.js` do not.
 pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
-    if k.len() < 3 || k.len() > 128 {
+    if k.len() < 3 || k.len() > 128 || !might_name_secret(k) {
         return None;
     }
     let mut w = [(0usize, 0usize); MAX_WORDS];
     let mut n = split_words(k, &mut w);
     let word = |j: usize| &k[w[j].0..w[j].1];
     // Drop trailing modifiers and numbers (`api_key_2`, `password_hash`, `secret_key_base`).
-    while n > 1 && (word_is(word(n - 1), MODIFIERS) || word(n - 1).iter().all(u8::is_ascii_digit)) {
+    while n > 1 && is_modifier(word(n - 1)) {
         n -= 1;
     }
     if n == 0 {
@@ -610,6 +626,29 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
         return secret(Rule::AwsSecretAccessKey);
     }
     None
+}
+
+/// Cheap prefilter: every key `classify_key` accepts contains one of these stems. Most keys (`id`, `path`,
+/// `level`, `request_id`) are turned away here after one look at each byte.
+fn might_name_secret(k: &[u8]) -> bool {
+    let n = k.len();
+    let mut i = 0;
+    while i + 3 <= n {
+        let hit = match k[i] | 0x20 {
+            b'p' => starts_with_ci(k, i, b"pass") || starts_with_ci(k, i, b"pwd"),
+            b's' => starts_with_ci(k, i, b"secret") || starts_with_ci(k, i, b"sig"),
+            b't' => starts_with_ci(k, i, b"token"),
+            b'k' => starts_with_ci(k, i, b"key"),
+            b'a' => starts_with_ci(k, i, b"auth"),
+            b'c' => starts_with_ci(k, i, b"cred"),
+            _ => false,
+        };
+        if hit {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 fn ends_with_ci(w: &[u8], suffix: &[u8]) -> bool {
@@ -692,7 +731,7 @@ pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
         return false; // messages ("must be 8 characters"), not secrets
     }
     // Paths and URLs: the URL rule handles credentials inside URLs.
-    if v[0] == b'/' || v.starts_with(b"~/") || v.starts_with(b"./") || v.starts_with(b"../") || find(v, b"://").is_some() {
+    if family != Family::Azure && (v[0] == b'/' && !looks_random(v)) || v.starts_with(b"~/") || v.starts_with(b"./") || v.starts_with(b"../") || find(v, b"://").is_some() {
         return false;
     }
     if v.len() > 2 && v[0].is_ascii_alphabetic() && v[1] == b':' && v[2] == b'\\' {
@@ -728,6 +767,12 @@ pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
         return false;
     }
     true
+}
+
+/// Base64-like: upper, lower and digits all present, or padding at the end (a path has none of that).
+fn looks_random(v: &[u8]) -> bool {
+    let (l, u, d) = mix(v);
+    (l && u && d) || v.ends_with(b"=")
 }
 
 /// `self.password`, `config.db.token`, `args.api_key`: a dotted path of identifiers (a segment may end in digits).

@@ -17,16 +17,20 @@ pub struct Found {
     pub rule: Rule,
 }
 
+/// Bit 0: part of a word run. Bit 1: a separator inside a run (`_ - .`). Bit 2: punctuation that stops.
 const WORD: u8 = 1;
-const STOP: u8 = 2;
+const SEP: u8 = 3;
+const STOP: u8 = 4;
 
 static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut c = 0;
     while c < 256 {
         let b = c as u8;
-        if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.' {
+        if b.is_ascii_alphanumeric() {
             t[c] = WORD;
+        } else if b == b'_' || b == b'-' || b == b'.' {
+            t[c] = SEP;
         }
         c += 1;
     }
@@ -84,14 +88,20 @@ impl<'a> Scanner<'a> {
                 i += 1;
                 continue;
             }
-            if c == WORD {
+            if c & WORD != 0 {
                 let s = i;
+                let mut acc = c;
                 i += 1;
-                while i < n && CLASS[b[i] as usize] == WORD {
+                while i < n {
+                    let c = CLASS[b[i] as usize];
+                    if c & WORD == 0 {
+                        break;
+                    }
+                    acc |= c;
                     i += 1;
                 }
                 key = (s, i);
-                if let Some(next) = self.on_word(s, i) {
+                if let Some(next) = self.on_word(s, i, acc & 2 != 0) {
                     i = next.max(s + 1);
                 }
                 continue;
@@ -108,7 +118,7 @@ impl<'a> Scanner<'a> {
     // -----------------------------------------------------------------------------------------------------------
     // Word runs
 
-    fn on_word(&mut self, s: usize, e: usize) -> Option<usize> {
+    fn on_word(&mut self, s: usize, e: usize, has_sep: bool) -> Option<usize> {
         let b = self.b;
         if b[s] == b'-' {
             if starts_with_at(b, s, b"-----BEGIN") {
@@ -135,6 +145,11 @@ impl<'a> Scanner<'a> {
             }
             if &b[s..e] == b"hooks.slack.com" {
                 return self.slack_webhook(e);
+            }
+        }
+        if has_sep && b.get(e) == Some(&b' ') {
+            if let Some(next) = self.spaced(s, e) {
+                return Some(next);
             }
         }
         if e - s == 6 && b[s..e].eq_ignore_ascii_case(b"bearer") {
@@ -189,6 +204,27 @@ impl<'a> Scanner<'a> {
         }
         let mode = if v.quoted { Mode::Quoted } else { Mode::Bare };
         if whole_token(&b[v.start..v.end]).is_some() || !accept_value(&b[v.start..v.end], mode, kc.family) {
+            return None;
+        }
+        self.emit(v.start, v.end, kc.rule).then_some(v.end)
+    }
+
+    /// `aws configure set aws_secret_access_key <value>`, `git config user.password <value>`: an identifier
+    /// naming a secret, one space, and a value that looks random (mixed classes, 16+ characters). Prose ("the
+    /// access_token expired") does not pass the value check.
+    fn spaced(&mut self, s: usize, e: usize) -> Option<usize> {
+        let b = self.b;
+        let kc = classify_key(&b[s..e])?;
+        if kc.family == Family::Authorization {
+            return None;
+        }
+        let v = self.value_at(e + 1, false)?;
+        if v.start != e + 1 + (v.quoted as usize) {
+            return None;
+        }
+        let value = &b[v.start..v.end];
+        let mode = if v.quoted { Mode::Quoted } else { Mode::Bare };
+        if whole_token(value).is_some() || !accept_value(value, mode, kc.family) || !accept_credential(value, 16) {
             return None;
         }
         self.emit(v.start, v.end, kc.rule).then_some(v.end)
@@ -416,6 +452,7 @@ impl<'a> Scanner<'a> {
             match b[j] {
                 b'/' | b'?' | b'#' | b'\\' | b'"' | b'\'' | b'`' | b'<' | b'>' => break,
                 c if c.is_ascii_whitespace() => break,
+                b'[' if starts_with_at(b, j, MARKER_PREFIX) => return i + 3,
                 b':' if colon.is_none() => colon = Some(j),
                 b'@' => at = Some(j),
                 _ => {}
@@ -423,9 +460,12 @@ impl<'a> Scanner<'a> {
             j += 1;
         }
         if let (Some(c), Some(a)) = (colon, at) {
+            if c >= a {
+                return i + 3;
+            }
             let pw = &b[c + 1..a];
             let host_ok = b.get(a + 1).is_some_and(|&h| is_alnum(h) || h == b'[');
-            if c < a && host_ok && accept_url_password(pw) {
+            if host_ok && accept_url_password(pw) {
                 let rule = whole_token(pw).unwrap_or(Rule::UrlCredentials);
                 if self.emit(c + 1, a, rule) {
                     return a;
