@@ -301,14 +301,20 @@ export function recordFd(fd, options = {}) {
     if (!spool) return record(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total), options);
     return recordSource(fdSource(spool.fd, total, fs), options);
   } catch (e) {
-    // Reading failed part-way: record what arrived, and say so.
-    const got = spool ? null : Buffer.concat(chunks);
-    if (got && got.length) {
-      const r = record(got, options);
-      r.warnings = [...(r.warnings ?? []), `reading the input failed after ${got.length} bytes: ${e && e.code ? e.code : e}`];
+    // Reading (or spooling) failed part-way: record what arrived, and say so.
+    const why = `reading the input failed after ${total} bytes: ${(e && e.code) || e}`;
+    let r = null;
+    try {
+      if (spool) r = recordSource(fdSource(spool.fd, fs.fstatSync(spool.fd).size, fs), options);
+      else if (total > 0) r = record(Buffer.concat(chunks), options);
+    } catch {
+      r = null;
+    }
+    if (r && r.status !== "skipped") {
+      r.warnings = [...(r.warnings ?? []), why];
       return r;
     }
-    return { status: "skipped", file: safeTarget(options), eid: null, reason: `${(e && e.code) || "EIO"}: reading the input failed` };
+    return { status: "skipped", file: safeTarget(options), eid: null, reason: `${(e && e.code) || "EIO"}: ${why}` };
   } finally {
     if (spool) {
       try {

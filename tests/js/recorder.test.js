@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { record, resolveTarget, recordSource, bufferSource, SPLIT_ABOVE_BYTES, PIECE_BYTES } from "../../plugin/recorder.js";
+import { record, resolveTarget, recordSource, recordFd, bufferSource, SPLIT_ABOVE_BYTES, PIECE_BYTES } from "../../plugin/recorder.js";
 import { fallbackOutcome, newEid, coreLoadError, Core } from "../../plugin/core.js";
 import { initSync } from "../../plugin/wasm/recordings_core.js";
 import { segments } from "../../plugin/writer.js";
@@ -196,4 +196,30 @@ test("the JS fallback line keeps the input whole and parses", () => {
   const b = JSON.parse(fallbackOutcome(Uint8Array.from([0, 255, 10]), 0, "x", null).line);
   assert.deepEqual([...Buffer.from(b.raw_b64, "base64")], [0, 255, 10]);
   assert.match(newEid(), /^[0-9a-f][0-9a-hjkmnp-tv-z]{12}$/);
+});
+
+test("recordFd reads a descriptor to the end; a read error part-way still records what arrived", () => {
+  const { d, file, opts } = setup();
+  const src = path.join(d, "input.txt");
+  fs.writeFileSync(src, "from a file descriptor sentiment: calm");
+  const fd = fs.openSync(src, "r");
+  try {
+    assert.equal(recordFd(fd, opts).status, "recorded");
+  } finally {
+    fs.closeSync(fd);
+  }
+  assert.equal(entries(file).at(-1).raw, "from a file descriptor sentiment: calm");
+  let calls = 0;
+  const seam = {
+    ...fs,
+    readSync: (fdIn, buf, off, len, pos) => {
+      if (fdIn !== 999) return fs.readSync(fdIn, buf, off, len, pos);
+      if (calls++ === 0) return buf.write("partial input", off);
+      throw Object.assign(new Error("io"), { code: "EIO" });
+    },
+  };
+  const r = recordFd(999, { ...opts, fs: seam });
+  assert.equal(r.status, "recorded");
+  assert.match(r.warnings.join(), /reading the input failed after 13 bytes: EIO/);
+  assert.equal(entries(file).at(-1).raw, "partial input");
 });
