@@ -127,7 +127,9 @@ export function fallbackOutcome(input, now, reason, context, { eid = newEid(), e
 }
 
 function sizeOf(input) {
-  if (typeof input === "string") return input.length * 3; // upper bound of its UTF-8 size, without encoding it
+  // UTF-16 units: the UTF-8 size of mostly-ASCII text, without encoding it. (Text of 3-byte characters is
+  // undercounted up to 3x; RESET_ABOVE_MEMORY still bounds what it leaves behind.)
+  if (typeof input === "string") return input.length;
   if (input && typeof input.byteLength === "number") return input.byteLength;
   return 0;
 }

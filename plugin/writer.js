@@ -259,7 +259,9 @@ function sameFile(a, b) {
   return a.ino === b.ino && a.dev === b.dev;
 }
 
-function lockIsStale(fs, lockPath, staleMs, nowMs) {
+/** Whether the lock is stale. Uses the real clock (lock ages are physical time, not the `now` seam). */
+function lockIsStale(fs, lockPath, staleMs) {
+  const nowMs = Date.now();
   let st;
   let text = "";
   try {
@@ -336,7 +338,7 @@ function tryRotate(fs, file, measured, maxBytes, lineBytes, nowMs, staleMs) {
       held = true;
     } catch (e) {
       if (e.code !== "EEXIST") return describeError(e);
-      const stale = lockIsStale(fs, lockPath, staleMs, nowMs);
+      const stale = lockIsStale(fs, lockPath, staleMs);
       if (!stale) return "busy";
       breakLock(fs, lockPath, stale);
     }

@@ -223,3 +223,17 @@ test("recordFd reads a descriptor to the end; a read error part-way still record
   assert.match(r.warnings.join(), /reading the input failed after 13 bytes: EIO/);
   assert.equal(entries(file).at(-1).raw, "partial input");
 });
+
+test("after an input over 8 MiB the wasm instance is reset, so its grown memory is released", () => {
+  const { file, opts } = setup();
+  const small = initSync({ module: undefined });
+  assert.equal(record("x".repeat(1024 * 1024), opts).status, "recorded");
+  assert.equal(initSync({ module: undefined }), small, "a 1 MiB input does not reset");
+  const r = record(`{"big":"${"y".repeat(9 * 1024 * 1024)}"}`, opts);
+  assert.equal(r.status, "recorded");
+  const fresh = initSync({ module: undefined });
+  assert.notEqual(fresh, small, "a fresh instance");
+  assert.ok(fresh.memory.buffer.byteLength < 16 * 1024 * 1024, `memory after reset: ${fresh.memory.buffer.byteLength}`);
+  assert.equal(entries(file).at(-1).eid, r.eid);
+  assert.equal(record('{"next":1}', opts).status, "recorded");
+});
