@@ -22,11 +22,35 @@ function cliHas(sub) {
   }
 }
 
-/** The argv that runs `record <sub> ...`: through the CLI when it dispatches the subcommand, else the module
- *  directly (plugin/hook.js and plugin/mcp.js run as scripts too). */
-export function recordArgv(sub, ...rest) {
-  if (cliHas(sub)) return [process.execPath, CLI, sub, ...rest];
-  return [process.execPath, path.join(REPO, "plugin", `${sub}.js`), ...rest];
+/** A code block of docs/hosts.md, marked `<!-- snippet: NAME -->` on the line before its fence. The tests write
+ *  the hosts' configuration from these blocks, so the documented snippets are the tested ones. */
+export function docSnippet(name) {
+  const text = fs.readFileSync(path.join(REPO, "docs/hosts.md"), "utf8");
+  const m = new RegExp("<!-- snippet: " + name + " -->\\n```\\w*\\n([\\s\\S]*?)\\n```").exec(text);
+  if (!m) throw new Error(`docs/hosts.md has no snippet ${name}`);
+  return m[1];
+}
+
+/**
+ * A directory holding a `record` command, to put first on PATH, so the documented configurations (which say
+ * `record hook claude-code`, `record mcp`) run as written. It runs this checkout's CLI under the runtime running
+ * the tests; until the CLI dispatches `hook`/`mcp`, those two go to their modules (the same arguments).
+ */
+export function recordShim(dir) {
+  const bin = path.join(dir, "bin");
+  fs.mkdirSync(bin, { recursive: true });
+  const rt = shellQuote(process.execPath);
+  const cli = shellQuote(CLI);
+  const direct = ["hook", "mcp"].filter((sub) => !cliHas(sub));
+  const lines = ["#!/bin/sh"];
+  if (direct.length) {
+    lines.push(`case "$1" in`);
+    lines.push(`  ${direct.join("|")}) sub="$1"; shift; exec ${rt} ${shellQuote(path.join(REPO, "plugin"))}/"$sub".js "$@" ;;`);
+    lines.push("esac");
+  }
+  lines.push(`exec ${rt} ${cli} "$@"`);
+  fs.writeFileSync(path.join(bin, "record"), lines.join("\n") + "\n", { mode: 0o755 });
+  return bin;
 }
 
 const shellQuote = (s) => (/^[A-Za-z0-9_\/.:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -90,21 +114,15 @@ function run(cmd, args, { cwd, env, timeoutMs }) {
 // ---------------------------------------------------------------------------------------------------------
 // Claude Code
 
-/** The hooks block of Claude Code's settings.json, exactly as docs/hosts.md shows it (command varies). */
-export function claudeSettings(hookCommand) {
-  const hook = [{ matcher: "*", hooks: [{ type: "command", command: hookCommand }] }];
-  return { hooks: { PostToolUseFailure: hook, SubagentStop: hook } };
-}
-
-export async function runClaude(d, prompt, { mockUrl, timeoutMs = 90000, extraEnv = {}, hookCommand: hookOverride } = {}) {
+export async function runClaude(d, prompt, { mockUrl, timeoutMs = 90000, extraEnv = {} } = {}) {
   const configDir = path.join(d.config, "claude");
   fs.mkdirSync(configDir, { recursive: true });
-  const hookCommand = hookOverride ?? recordArgv("hook", "claude-code").map(shellQuote).join(" ");
-  fs.writeFileSync(path.join(configDir, "settings.json"), JSON.stringify(claudeSettings(hookCommand), null, 2));
-  const [mcpCmd, ...mcpArgs] = recordArgv("mcp");
+  // settings.json and the MCP config exactly as docs/hosts.md shows them.
+  fs.writeFileSync(path.join(configDir, "settings.json"), docSnippet("claude-settings"));
   const mcpConfig = path.join(d.config, "mcp.json");
-  fs.writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { recordings: { type: "stdio", command: mcpCmd, args: mcpArgs } } }, null, 2));
+  fs.writeFileSync(mcpConfig, docSnippet("claude-mcp"));
   const env = baseEnv(d, {
+    PATH: `${recordShim(d.root)}:${process.env.PATH}`,
     ANTHROPIC_BASE_URL: mockUrl,
     ANTHROPIC_API_KEY: "sk-ant-mock-not-a-secret",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
@@ -123,15 +141,10 @@ export async function runClaude(d, prompt, { mockUrl, timeoutMs = 90000, extraEn
 
 const tomlString = (s) => JSON.stringify(s); // TOML basic strings share JSON's escapes for these paths
 
-export function codexHooks(hookCommand) {
-  const hook = [{ matcher: "*", hooks: [{ type: "command", command: hookCommand }] }];
-  return { hooks: { PostToolUse: hook, SubagentStop: hook } };
-}
-
-export async function runCodex(d, prompt, { mockUrl, timeoutMs = 90000, extraEnv = {}, hookCommand: hookOverride } = {}) {
+export async function runCodex(d, prompt, { mockUrl, timeoutMs = 90000, extraEnv = {} } = {}) {
   const home = path.join(d.config, "codex");
   fs.mkdirSync(home, { recursive: true });
-  const [mcpCmd, ...mcpArgs] = recordArgv("mcp");
+  // The offline provider and switches (shared/HOSTS.md), then our MCP block exactly as docs/hosts.md shows it.
   const toml = [
     'model = "mock-model"',
     'model_provider = "mock"',
@@ -156,17 +169,13 @@ export async function runCodex(d, prompt, { mockUrl, timeoutMs = 90000, extraEnv
     `[projects.${tomlString(d.project)}]`,
     'trust_level = "trusted"',
     "",
-    "[mcp_servers.recordings]",
-    `command = ${tomlString(mcpCmd)}`,
-    `args = [${mcpArgs.map(tomlString).join(", ")}]`,
-    // Codex starts MCP servers with a reduced environment: name the variables to pass through.
-    'env_vars = ["AI_RECORDINGS_FILE"]',
+    docSnippet("codex-config"),
     "",
   ].join("\n");
   fs.writeFileSync(path.join(home, "config.toml"), toml);
-  const hookCommand = hookOverride ?? recordArgv("hook", "codex").map(shellQuote).join(" ");
-  fs.writeFileSync(path.join(home, "hooks.json"), JSON.stringify(codexHooks(hookCommand), null, 2));
-  const env = baseEnv(d, { CODEX_HOME: home, MOCK_API_KEY: "sk-mock-not-a-secret", ...extraEnv });
+  fs.writeFileSync(path.join(home, "hooks.json"), docSnippet("codex-hooks"));
+  const env = baseEnv(d, { PATH: `${recordShim(d.root)}:${process.env.PATH}`, CODEX_HOME: home, MOCK_API_KEY: "sk-mock-not-a-secret", ...extraEnv });
+  // Hooks are skipped by `codex exec` unless trusted; the flag stands in for the interactive trust step.
   const args = ["exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", "--json", prompt];
   return run(CODEX, args, { cwd: d.project, env, timeoutMs });
 }

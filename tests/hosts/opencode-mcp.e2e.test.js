@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { makeSandbox, runOpencode, readLines, cleanup, OPENCODE } from "../e2e/harness.js";
 import { startMock } from "../e2e/mock-llm.js";
-import { recordArgv } from "./harness.js";
+import { docSnippet, recordShim } from "./harness.js";
 
 test("opencode as the MCP client: the record tool is offered, called, and stamped capture mcp with opencode's client info", { skip: !fs.existsSync(OPENCODE) && "opencode not installed" }, async () => {
   let offered = [];
@@ -23,14 +23,14 @@ test("opencode as the MCP client: the record tool is offered, called, and stampe
   try {
     dirs = makeSandbox({ mockUrl: mock.url, pluginOptions: null });
     const file = path.join(dirs.root, "out", "rec.jsonl");
-    const [command, ...args] = recordArgv("mcp");
-    // The `mcp` block, as in docs/hosts.md (with this checkout's path and a test target).
+    // The `mcp` block exactly as docs/hosts.md shows it, merged into the sandbox's config.
     const cfgPath = path.join(dirs.project, "opencode.json");
     const cfg = JSON.parse(fs.readFileSync(cfgPath, "utf8"));
-    cfg.mcp = { recordings: { type: "local", command: [command, ...args], environment: { AI_RECORDINGS_FILE: file }, enabled: true } };
+    cfg.mcp = JSON.parse(docSnippet("opencode-mcp")).mcp;
     fs.writeFileSync(cfgPath, JSON.stringify(cfg, null, 2));
+    const env = { PATH: `${recordShim(dirs.root)}:${process.env.PATH}`, AI_RECORDINGS_FILE: file };
 
-    const r = await runOpencode(dirs, "record something", { timeoutMs: 90000 });
+    const r = await runOpencode(dirs, "record something", { env, timeoutMs: 90000 });
     assert.equal(r.code, 0, r.stderr.slice(-3000));
     assert.ok(offered.includes("recordings_record"), `tools offered: ${offered.join(", ")}`);
     const lines = readLines(file);
