@@ -3,11 +3,13 @@
 import type { CoreOptions } from "./core.js";
 
 export interface RecordOptions {
-  /** Target file. Resolution: this option, else env AI_RECORDINGS_FILE, else ~/git/ai_recordings.jsonl. */
+  /** Target file. Resolution: this option, else env AI_RECORDINGS_FILE, else ~/git/ai_recordings.jsonl ("~/" is
+   *  the home directory; relative paths are taken from `cwd`). */
   file?: string;
   /** How it was captured: "cli" (default), "agent", "auto", "mcp". */
   capture?: string;
-  /** Directory stamped as `pwd` and searched for the git facts; default process.cwd(). */
+  /** Directory stamped as `pwd` and searched for the git facts (read from .git files, cached, HEAD re-validated on
+   *  every call); relative `file` paths resolve against it. Default process.cwd(). */
   cwd?: string;
   /** Stamps; each falls back to env AI_RECORDINGS_SESSION / _MODEL / _AGENT when absent. */
   session?: string;

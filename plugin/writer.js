@@ -228,6 +228,17 @@ function writeStatusAt(fs, p, target, ok, reason, nowMs) {
   }
 }
 
+function recentSuccessOnRecord(fs, p, target, nowMs) {
+  try {
+    const t = JSON.parse(fs.readFileSync(p, "utf8")).targets[target];
+    const ok = Date.parse(t.lastSuccess);
+    const bad = t.lastFailure ? Date.parse(t.lastFailure) : -Infinity;
+    return nowMs - ok < STATUS_SUCCESS_EVERY_MS && ok >= bad && ok <= nowMs;
+  } catch {
+    return false;
+  }
+}
+
 /** Notes a success or failure for `target` in the status record. Successes are noted at most once a minute
  *  per process (and always right after a failure), so the record costs nothing on the hot path. */
 export function noteStatus(target, ok, reason, options = {}) {
@@ -239,6 +250,11 @@ export function noteStatus(target, ok, reason, options = {}) {
   if (ok) {
     const last = lastStatusWrite.get(key);
     if (last !== undefined && nowMs - last < STATUS_SUCCESS_EVERY_MS) return;
+    if (last === undefined && recentSuccessOnRecord(fs, p, target, nowMs)) {
+      // Another process (e.g. the previous `record` run) noted a success moments ago: a read, not a rewrite.
+      lastStatusWrite.set(key, nowMs);
+      return;
+    }
   }
   for (const where of [p, fallbackStatusPath()]) {
     try {

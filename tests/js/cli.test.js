@@ -242,3 +242,24 @@ test("stdin over 16 MiB streams into pieces in bounded memory", (t) => {
     assert.ok(rss[88] - rss[24] < 40 * 1024, `peak RSS grew by ${rss[88] - rss[24]} KiB`);
   }
 });
+
+test("status record across CLI runs: a recent success is not rewritten; a failure and the recovery are noted", () => {
+  const { d, file, env } = setup();
+  const statusPath = path.join(d, "state", "opencode-recordings", "status.json");
+  const read = () => JSON.parse(fs.readFileSync(statusPath, "utf8"));
+  runCli(["one"], { env });
+  const first = read();
+  assert.ok(first.targets[file].lastSuccess);
+  runCli(["two"], { env });
+  assert.equal(read().updated, first.updated, "second success within a minute: no rewrite");
+  fs.renameSync(file, file + ".moved");
+  fs.mkdirSync(file);
+  runCli(["three"], { env });
+  const failed = read().targets[file];
+  assert.deepEqual([failed.misses, failed.lastReason], [1, "EISDIR: target is a directory"]);
+  fs.rmdirSync(file);
+  runCli(["four"], { env });
+  const healed = read().targets[file];
+  assert.ok(Date.parse(healed.lastSuccess) >= Date.parse(healed.lastFailure), "the recovery is noted at once");
+  assert.equal(healed.misses, 1);
+});
