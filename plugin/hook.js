@@ -44,6 +44,26 @@ const CHUNK = 64 * 1024;
 // ---------------------------------------------------------------------------------------------------------
 // Reading
 
+/** Standard input read with blocking reads on fd 0, without creating process.stdin (a stream costs a few ms
+ *  of a hook's start). Returns null when fd 0 cannot be read that way (non-blocking: EAGAIN), so the caller
+ *  falls back to the stream. */
+export function readStdinSync(fd = 0) {
+  const chunks = [];
+  const buf = Buffer.allocUnsafe(256 * 1024);
+  try {
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+    }
+  } catch (e) {
+    if (e.code === "EOF") return Buffer.concat(chunks);
+    if (chunks.length === 0) return null;
+    return Buffer.concat(chunks);
+  }
+  return Buffer.concat(chunks);
+}
+
 /** Everything on `stream` as one Buffer; resolves early (with what arrived) after `timeoutMs`. */
 export function readAll(stream, timeoutMs = STDIN_TIMEOUT_MS) {
   return new Promise((resolve) => {
@@ -373,20 +393,20 @@ export function planHook(host, payload, { env = {}, now = Date.now(), opts } = {
 // The command
 
 /**
- * Runs hook mode for `host` ("claude-code" or "codex"): reads the payload from `stdin`, writes what it calls
- * for, and resolves to 0 — always (never rejects). `record` is plugin/recorder.js's record() by default
+ * Runs hook mode for `host` ("claude-code" or "codex"): reads the payload from `stdin` (a readable stream;
+ * by default fd 0 is read directly), writes what it calls for, and resolves to 0 — always (never rejects). `record` is plugin/recorder.js's record() by default
  * (a seam for tests); `argv` may carry `--file PATH`.
  */
-export async function runHook(host, { stdin = process.stdin, env = process.env, stderr = process.stderr, args = [], record, now } = {}) {
+export async function runHook(host, { stdin, env = process.env, stderr, args = [], record, now } = {}) {
   const debug = env.AI_RECORDINGS_DEBUG === "1";
   const say = (msg) => {
     if (!debug) return;
     try {
-      stderr.write(`record hook: ${msg}\n`);
+      (stderr ?? process.stderr).write(`record hook: ${msg}\n`);
     } catch {}
   };
   try {
-    const raw = await readAll(stdin);
+    const raw = (stdin ? null : readStdinSync()) ?? (await readAll(stdin ?? process.stdin));
     const fileFlag = flagValue(args, "--file");
     const opts = resolveOptions(null, env);
     let plan;
