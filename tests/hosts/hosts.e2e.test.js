@@ -1,6 +1,7 @@
 // The real Claude Code and Codex CLIs, offline, with our hook mode and our MCP server configured as
 // docs/hosts.md shows. In each scripted session a gate fails (`npm test` exits 3), a subagent finishes, and the
-// model calls our MCP `record` tool; the assertions are on the lines written to the recordings file.
+// model calls our MCP `record` tool (and in Claude Code's, a Read of a missing file fails); the assertions are
+// on the lines written to the recordings file.
 //
 // Needs the pinned dev dependencies (@anthropic-ai/claude-code, @openai/codex) and the built wasm. A run of
 // each host takes about 1–2 s. Skipped (with a note) when a CLI is not installed.
@@ -25,7 +26,7 @@ function byTrigger(lines) {
   return out;
 }
 
-test("claude-code: gate failure and subagent through hook mode, a record call through the MCP server", { skip: !has(CLAUDE) && "claude not installed" }, async () => {
+test("claude-code: gate failure, failed tool and subagent through hook mode, a record call through the MCP server", { skip: !has(CLAUDE) && "claude not installed" }, async () => {
   const mock = await startAnthropic(({ text, n, body }) => {
     if (text.includes(BRIEF) && !text.includes("fix the widget")) return { text: REPORT };
     if (!(body?.tools ?? []).length) return { text: "title" };
@@ -33,6 +34,7 @@ test("claude-code: gate failure and subagent through hook mode, a record call th
     // run_in_background:false keeps the subagent in the turn (see shared/HOSTS.md).
     if (n === 1) return { tool: "Agent", args: { description: "Find the spin bug", prompt: BRIEF, subagent_type: "general-purpose", run_in_background: false } };
     if (n === 2) return { tool: "mcp__recordings__record", args: { entry: NOTE } };
+    if (n === 3) return { tool: "Read", args: { file_path: "/nonexistent/widget/spin.rs" } };
     return { text: "All done." };
   });
   const d = makeSandbox("hosts-claude-");
@@ -44,7 +46,7 @@ test("claude-code: gate failure and subagent through hook mode, a record call th
     const session = result.session_id;
     const lines = readLines(d.file);
     const t = byTrigger(lines);
-    assert.equal(lines.length, 3, JSON.stringify(lines, null, 1));
+    assert.equal(lines.length, 4, JSON.stringify(lines, null, 1));
 
     const [gate] = t["gate.failed"];
     assert.equal(gate.capture, "auto");
@@ -55,6 +57,12 @@ test("claude-code: gate failure and subagent through hook mode, a record call th
     assert.equal(gate.pwd, d.project);
     assert.equal(gate.repo, "widget");
     assert.equal(gate.client, "claude-code");
+
+    const [failed] = t["tool.failed"];
+    assert.equal(failed.tool, "Read");
+    assert.match(failed.args, /nonexistent\/widget\/spin\.rs/);
+    assert.ok(failed.error.length > 0);
+    assert.equal(failed.session, session);
     assert.equal(gate.model, "claude-opus-5-5", "the model Claude Code asked the mock for");
 
     const [sub] = t["subagent.completed"];
@@ -73,8 +81,9 @@ test("claude-code: gate failure and subagent through hook mode, a record call th
     assert.equal(mcp.pwd, d.project);
 
     // The MCP tool result went back to the model as our one line.
-    const last = mock.requests.at(-1).body.messages.at(-1).content[0];
-    assert.match(last.content[0].text, new RegExp(`^recorded ${mcp.eid} → `));
+    const results = mock.requests.at(-1).body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === "tool_result");
+    const mcpResult = results.find((b) => JSON.stringify(b.content).includes(mcp.eid));
+    assert.match(mcpResult.content[0].text, new RegExp(`^recorded ${mcp.eid} → `));
   } finally {
     await mock.close();
     cleanup(d);
