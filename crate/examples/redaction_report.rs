@@ -4,7 +4,7 @@
 //! cargo run --release -p recordings-core --example redaction_report -- scan FILE...   (prints what it would redact)
 
 #[path = "../src/redact/mod.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 mod redact;
 
 use redact::{RedactOptions, Redactor};
@@ -80,7 +80,10 @@ fn bench(r: &Redactor) {
     for &(size, label) in &[(1024usize, "1 KiB"), (1 << 20, "1 MiB")] {
         for &secrets in &[false, true] {
             let text = log_like(size, secrets);
-            let json = serde_json::to_string(&serde_json::json!({ "output": text, "args": { "env": { "API_KEY": "k9Xq2-Lm7vPz" } } })).unwrap();
+            let json = serde_json::to_string(
+                &serde_json::json!({ "output": text, "args": { "env": { "API_KEY": "k9Xq2-Lm7vPz" } } }),
+            )
+            .unwrap();
             let iters = (256 << 20) / size.max(1);
             let iters = iters.clamp(20, 200_000);
             let mut n = 0usize;
@@ -108,5 +111,8 @@ fn bench(r: &Redactor) {
     for _ in 0..1000 {
         std::hint::black_box(Redactor::new(&RedactOptions::default()));
     }
-    println!("Redactor::new (default options): {:.2} µs", t.elapsed().as_secs_f64() * 1e3);
+    println!(
+        "Redactor::new (default options): {:.2} µs",
+        t.elapsed().as_secs_f64() * 1e3
+    );
 }

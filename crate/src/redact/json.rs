@@ -47,11 +47,10 @@ pub fn walk(
     while i < n {
         match b[i] {
             b'"' => {
-                let (cs, ce, next) = string_extent(b, i);
+                let (cs, ce, next, has_escape) = string_extent(b, i);
                 let content = &raw[cs..ce];
                 let is_key = matches!(stack.last(), Some(Frame::Obj { want_key: true, .. }));
                 // Decode when there are escapes; otherwise the raw content is the text.
-                let has_escape = content.as_bytes().contains(&b'\\');
                 let text: &str = if has_escape {
                     decode(content, &mut decoded, &mut escs);
                     &decoded
@@ -62,8 +61,14 @@ pub fn walk(
                     None
                 } else {
                     match stack.last() {
-                        Some(Frame::Obj { key: Some(KeySeg::Raw(ks, ke)), .. }) => classify_key(&b[*ks..*ke]),
-                        Some(Frame::Obj { key: Some(KeySeg::Owned(k)), .. }) => classify_key(k.as_bytes()),
+                        Some(Frame::Obj {
+                            key: Some(KeySeg::Raw(ks, ke)),
+                            ..
+                        }) => classify_key(&b[*ks..*ke]),
+                        Some(Frame::Obj {
+                            key: Some(KeySeg::Owned(k)),
+                            ..
+                        }) => classify_key(k.as_bytes()),
                         Some(_) => None,
                         None => parent_key.and_then(|k| classify_key(k.as_bytes())),
                     }
@@ -81,7 +86,12 @@ pub fn walk(
                     }
                     let path = path_of(raw, &stack, seg.as_ref());
                     for (f, &(start, end)) in spans.iter().zip(&ranges) {
-                        edits.push(Edit { start, end, rule: f.rule, path: path.clone() });
+                        edits.push(Edit {
+                            start,
+                            end,
+                            rule: f.rule,
+                            path: path.clone(),
+                        });
                     }
                 }
                 if let (Some(seg), Some(Frame::Obj { key, want_key })) = (seg, stack.last_mut()) {
@@ -91,7 +101,10 @@ pub fn walk(
                 i = next;
             }
             b'{' => {
-                stack.push(Frame::Obj { key: None, want_key: true });
+                stack.push(Frame::Obj {
+                    key: None,
+                    want_key: true,
+                });
                 i += 1;
             }
             b'[' => {
@@ -132,7 +145,11 @@ fn whole_value(text: &str, kc: KeyClass, allowed: &dyn Fn(&str) -> bool) -> Opti
     let v = text.as_bytes();
     let found = if kc.family == Family::Authorization {
         let (s, e) = auth_credential(v, 0)?;
-        Found { start: s, end: e, rule: whole_token(&v[s..e]).unwrap_or(kc.rule) }
+        Found {
+            start: s,
+            end: e,
+            rule: whole_token(&v[s..e]).unwrap_or(kc.rule),
+        }
     } else {
         if v.starts_with(b"-----BEGIN") {
             return None;
@@ -142,26 +159,34 @@ fn whole_value(text: &str, kc: KeyClass, allowed: &dyn Fn(&str) -> bool) -> Opti
             None if accept_value(v, Mode::Literal, kc.family) => kc.rule,
             None => return None,
         };
-        Found { start: 0, end: v.len(), rule }
+        Found {
+            start: 0,
+            end: v.len(),
+            rule,
+        }
     };
     (!allowed(&text[found.start..found.end])).then_some(found)
 }
 
-/// The extent of the string literal opening at `i`: content start, content end, and the index after the closing
-/// quote (or the end of input when unterminated).
-fn string_extent(b: &[u8], i: usize) -> (usize, usize, usize) {
+/// The extent of the string literal opening at `i`: content start, content end, the index after the closing
+/// quote (or the end of input when unterminated), and whether the content has escapes.
+fn string_extent(b: &[u8], i: usize) -> (usize, usize, usize, bool) {
     let s = i + 1;
     let mut j = s;
+    let mut escaped = false;
     while j < b.len() {
         match b[j] {
-            b'"' => return (s, j, j + 1),
-            b'\\' => j += 2,
+            b'"' => return (s, j, j + 1, escaped),
+            b'\\' => {
+                escaped = true;
+                j += 2;
+            }
             _ => j += 1,
         }
     }
+    // Unterminated (not valid JSON): the content runs to the end of the input.
     let e = b.len();
-    // An unterminated string ending in a lone backslash: keep the backslash out of the content.
-    (s, e.max(s), e)
+    (s, e.max(s), e, escaped)
 }
 
 /// One escape sequence: raw `raw..raw_end` (offsets in the content) decoded to `dec..dec_end`.
@@ -190,7 +215,12 @@ fn decode(content: &str, out: &mut String, escs: &mut Vec<Esc>) {
         }
         let (dec, raw) = (out.len(), i);
         i += escape(content, i, out);
-        escs.push(Esc { dec: dec as u32, raw: raw as u32, dec_end: out.len() as u32, raw_end: i as u32 });
+        escs.push(Esc {
+            dec: dec as u32,
+            raw: raw as u32,
+            dec_end: out.len() as u32,
+            raw_end: i as u32,
+        });
     }
 }
 
@@ -280,7 +310,10 @@ fn redacted_copy(raw: &str, cs: usize, ce: usize, spans: &[Found], ranges: &[(us
 /// they are in the document (JSON-escaped), with any secret inside them already replaced by its marker.
 fn path_of(raw: &str, stack: &[Frame], leaf: Option<&KeySeg>) -> String {
     let mut p = String::from("$");
-    let leaf = leaf.map(|k| Frame::Obj { key: Some(borrow_seg(k)), want_key: false });
+    let leaf = leaf.map(|k| Frame::Obj {
+        key: Some(borrow_seg(k)),
+        want_key: false,
+    });
     for f in stack.iter().chain(leaf.iter()) {
         match f {
             Frame::Arr { idx } => {
@@ -294,7 +327,8 @@ fn path_of(raw: &str, stack: &[Frame], leaf: Option<&KeySeg>) -> String {
                     KeySeg::Owned(s) => s,
                 };
                 let plain = !k.is_empty()
-                    && k.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'$');
+                    && k.bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'$');
                 if plain {
                     p.push('.');
                     p.push_str(k);

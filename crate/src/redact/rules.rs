@@ -304,7 +304,16 @@ fn github(b: &[u8], i: usize) -> Option<(usize, Rule)> {
 /// <https://docs.gitlab.com/security/tokens/#token-prefixes>
 fn gitlab(b: &[u8], i: usize) -> Option<usize> {
     const PREFIXES: [&[u8]; 10] = [
-        b"glpat-", b"gldt-", b"glrt-", b"glptt-", b"glft-", b"glimt-", b"glagent-", b"glsoat-", b"glcbt-", b"gloas-",
+        b"glpat-",
+        b"gldt-",
+        b"glrt-",
+        b"glptt-",
+        b"glft-",
+        b"glimt-",
+        b"glagent-",
+        b"glsoat-",
+        b"glcbt-",
+        b"gloas-",
     ];
     let p = PREFIXES.iter().find(|p| starts_with_at(b, i, p))?;
     let s = i + p.len();
@@ -324,7 +333,8 @@ fn trim_trailing_dots(v: &[u8]) -> usize {
 
 /// Slack bot, user, app-level, refresh and config tokens: `xox[abposre]-…`, `xapp-…`.
 fn slack_token(b: &[u8], i: usize) -> Option<usize> {
-    let s = if starts_with_at(b, i, b"xox") && matches!(b.get(i + 3), Some(b'a' | b'b' | b'p' | b'o' | b's' | b'r' | b'e'))
+    let s = if starts_with_at(b, i, b"xox")
+        && matches!(b.get(i + 3), Some(b'a' | b'b' | b'p' | b'o' | b's' | b'r' | b'e'))
     {
         if b.get(i + 4) != Some(&b'-') {
             return None;
@@ -511,7 +521,9 @@ fn split_words(k: &[u8], out: &mut [(usize, usize); MAX_WORDS]) -> usize {
 }
 
 fn word_is(w: &[u8], names: &[&str]) -> bool {
-    names.iter().any(|n| n.len() == w.len() && w.eq_ignore_ascii_case(n.as_bytes()))
+    names
+        .iter()
+        .any(|n| n.len() == w.len() && w.eq_ignore_ascii_case(n.as_bytes()))
 }
 
 /// `w` lower-cased into `buf` (words longer than the buffer come back empty: no name here is that long).
@@ -530,27 +542,33 @@ fn is_modifier(w: &[u8]) -> bool {
     let mut buf = [0u8; 24];
     matches!(
         lower(w, &mut buf),
-        b"value" | b"val" | b"b64" | b"base64" | b"hex" | b"raw" | b"plain" | b"plaintext" | b"encoded" | b"hash"
-            | b"hashed" | b"digest" | b"base" | b"str" | b"string" | b"text" | b"unique" | b"uniq" | b"idx" | b"index"
+        b"value"
+            | b"val"
+            | b"b64"
+            | b"base64"
+            | b"hex"
+            | b"raw"
+            | b"plain"
+            | b"plaintext"
+            | b"encoded"
+            | b"hash"
+            | b"hashed"
+            | b"digest"
+            | b"base"
+            | b"str"
+            | b"string"
+            | b"text"
+            | b"unique"
+            | b"uniq"
+            | b"idx"
+            | b"index"
     ) || (!w.is_empty() && w.iter().all(u8::is_ascii_digit))
 }
-
-/// Qualifiers that make `key` a secret key (`api key`, `access key`, …).
-const KEY_QUALIFIERS: &[&str] = &[
-    "api", "access", "secret", "private", "client", "signing", "sign", "encryption", "encrypt", "master", "account",
-    "app", "application", "auth", "session", "subscription", "shared", "service", "admin", "consumer", "deploy",
-    "hmac", "jwt", "cookie", "crypt", "crypto", "aes", "cipher", "storage", "webhook", "license", "integration",
-];
-/// Single-word compounds written without separators.
-const COMPOUND_KEYS: &[&str] = &[
-    "apikey", "accesskey", "secretkey", "privatekey", "clientkey", "signingkey", "masterkey", "accountkey",
-    "appkey", "authkey", "sessionkey", "encryptionkey", "hmackey", "servicekey", "adminkey",
-];
 
 /// Whether a key (member name, variable, header, env var, column) names a secret, and how to read its value.
 /// `token_count`, `public_key`, `secret_name`, `max_tokens`, `key` and `auth.js` do not.
 pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
-    if k.len() < 3 || k.len() > 128 || !might_name_secret(k) {
+    if k.len() < 3 || k.len() > 128 || k[0].is_ascii_digit() || !might_name_secret(k) {
         return None;
     }
     let mut w = [(0usize, 0usize); MAX_WORDS];
@@ -563,69 +581,148 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
     if n == 0 {
         return None;
     }
-    let last = word(n - 1);
-    let prev = if n >= 2 { Some(word(n - 2)) } else { None };
-    let has = |name: &str| (0..n).any(|j| word(j).eq_ignore_ascii_case(name.as_bytes()));
-    let secret = |rule| Some(KeyClass { rule, family: Family::Secret });
+    let (mut lb, mut pb) = ([0u8; 24], [0u8; 24]);
+    let last = lower(word(n - 1), &mut lb);
+    let prev: Option<&[u8]> = if n >= 2 {
+        Some(lower(word(n - 2), &mut pb))
+    } else {
+        None
+    };
+    let has = |name: &[u8]| (0..n).any(|j| word(j).eq_ignore_ascii_case(name));
+    let class = |rule, family| Some(KeyClass { rule, family });
+    let password = class(Rule::SecretAssignment, Family::Password);
+    let secret = class(Rule::SecretAssignment, Family::Secret);
 
-    if word_is(last, &["password", "passwd", "pwd", "passphrase", "passcode"])
-        || ends_with_ci(last, b"password")
-        || ends_with_ci(last, b"passwd")
-        || (word_is(last, &["pass"]) && prev.is_some_and(|p| !word_is(p, &["test", "tests", "by", "bypass", "first", "second", "single"])))
-    {
-        return Some(KeyClass { rule: Rule::SecretAssignment, family: Family::Password });
-    }
-    if word_is(last, &["authorization"]) {
-        return Some(KeyClass { rule: Rule::AuthorizationHeader, family: Family::Authorization });
-    }
-    if word_is(last, &["secret"]) || (ends_with_ci(last, b"secret") && last.len() > 6) {
-        return secret(Rule::SecretAssignment);
-    }
-    if word_is(last, &["token"]) || (ends_with_ci(last, b"token") && last.len() > 5) {
-        return secret(Rule::SecretAssignment);
-    }
-    if word_is(last, &["credential", "credentials", "creds"]) {
-        return secret(Rule::SecretAssignment);
-    }
-    if word_is(last, &["auth"]) && prev.is_none_or(|p| word_is(p, &["basic", "http", "proxy", "x", "api"])) {
-        return secret(Rule::SecretAssignment);
-    }
-    if word_is(last, &["sig"]) && n == 1 {
-        return secret(Rule::UrlSignature);
-    }
-    if word_is(last, &["signature"]) && prev.is_some_and(|p| word_is(p, &["amz", "goog"])) {
-        return secret(Rule::UrlSignature);
-    }
-    if word_is(last, &["signature"]) && prev.is_some_and(|p| word_is(p, &["access"])) && has("shared") {
-        return Some(KeyClass { rule: Rule::AzureConnectionString, family: Family::Azure });
-    }
-    let is_key = word_is(last, &["key"]);
-    let compound = word_is(last, COMPOUND_KEYS);
-    if is_key || compound {
-        let q = if compound { Some(&last[..last.len() - 3]) } else { prev };
-        let q = q?;
-        if !word_is(q, KEY_QUALIFIERS) {
-            return None;
+    match last {
+        b"password" | b"passwd" | b"pwd" | b"passphrase" | b"passcode" => return password,
+        b"pass" => {
+            let q = prev?;
+            return if matches!(
+                q,
+                b"test" | b"tests" | b"by" | b"bypass" | b"first" | b"second" | b"single"
+            ) {
+                None
+            } else {
+                password
+            };
         }
-        if word_is(q, &["private"]) {
-            return Some(KeyClass { rule: Rule::PrivateKey, family: Family::PrivateKey });
+        b"authorization" => return class(Rule::AuthorizationHeader, Family::Authorization),
+        b"secret" | b"token" | b"credential" | b"credentials" | b"creds" => return secret,
+        b"auth" => {
+            return match prev {
+                None | Some(b"basic" | b"http" | b"proxy" | b"x" | b"api") => secret,
+                _ => None,
+            }
         }
-        // AccountKey=, SharedAccessKey= (Azure connection strings).
-        if n <= 3 && (word_is(last, &["accountkey"]) || (is_key && word_is(q, &["account"]) && n == 2)) {
-            return Some(KeyClass { rule: Rule::AzureConnectionString, family: Family::Azure });
+        b"sig" => {
+            return if n == 1 {
+                class(Rule::UrlSignature, Family::Secret)
+            } else {
+                None
+            }
         }
-        if is_key && word_is(q, &["access"]) && has("shared") {
-            return Some(KeyClass { rule: Rule::AzureConnectionString, family: Family::Azure });
+        b"signature" => {
+            return match prev {
+                Some(b"amz" | b"goog") => class(Rule::UrlSignature, Family::Secret),
+                Some(b"access") if has(b"shared") => class(Rule::AzureConnectionString, Family::Azure),
+                _ => None,
+            }
         }
-        if has("aws") || (word_is(q, &["access"]) && has("secret")) || word_is(last, &["secretaccesskey"]) {
-            return secret(Rule::AwsSecretAccessKey);
-        }
-        return secret(Rule::SecretAssignment);
+        b"secretaccesskey" => return class(Rule::AwsSecretAccessKey, Family::Secret),
+        _ => {}
     }
-    if word_is(last, &["secretaccesskey"]) {
-        return secret(Rule::AwsSecretAccessKey);
+    if last.ends_with(b"password") || last.ends_with(b"passwd") {
+        return password;
     }
-    None
+    if (last.len() > 6 && last.ends_with(b"secret")) || (last.len() > 5 && last.ends_with(b"token")) {
+        return secret; // clientsecret, accesstoken
+    }
+    let is_key = last == b"key";
+    let q: &[u8] = if is_key {
+        prev?
+    } else if is_compound_key(last) {
+        &last[..last.len() - 3]
+    } else {
+        return None;
+    };
+    if !is_key_qualifier(q) {
+        return None;
+    }
+    if q == b"private" {
+        return class(Rule::PrivateKey, Family::PrivateKey);
+    }
+    // AccountKey=, SharedAccessKey= (Azure connection strings).
+    let azure = (last == b"accountkey" && n <= 3)
+        || (is_key && q == b"account" && n == 2)
+        || (is_key && q == b"access" && has(b"shared"));
+    if azure {
+        return class(Rule::AzureConnectionString, Family::Azure);
+    }
+    if has(b"aws") || (q == b"access" && has(b"secret")) {
+        return class(Rule::AwsSecretAccessKey, Family::Secret);
+    }
+    secret
+}
+
+/// Qualifiers that make `key` a secret key (`api key`, `access key`, …).
+fn is_key_qualifier(q: &[u8]) -> bool {
+    matches!(
+        q,
+        b"api"
+            | b"access"
+            | b"secret"
+            | b"private"
+            | b"client"
+            | b"signing"
+            | b"sign"
+            | b"encryption"
+            | b"encrypt"
+            | b"master"
+            | b"account"
+            | b"app"
+            | b"application"
+            | b"auth"
+            | b"session"
+            | b"subscription"
+            | b"shared"
+            | b"service"
+            | b"admin"
+            | b"consumer"
+            | b"deploy"
+            | b"hmac"
+            | b"jwt"
+            | b"cookie"
+            | b"crypt"
+            | b"crypto"
+            | b"aes"
+            | b"cipher"
+            | b"storage"
+            | b"webhook"
+            | b"license"
+            | b"integration"
+    )
+}
+
+/// Single-word compounds written without separators (`apikey`, `secretkey`).
+fn is_compound_key(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"apikey"
+            | b"accesskey"
+            | b"secretkey"
+            | b"privatekey"
+            | b"clientkey"
+            | b"signingkey"
+            | b"masterkey"
+            | b"accountkey"
+            | b"appkey"
+            | b"authkey"
+            | b"sessionkey"
+            | b"encryptionkey"
+            | b"hmackey"
+            | b"servicekey"
+            | b"adminkey"
+    )
 }
 
 /// Cheap prefilter: every key `classify_key` accepts contains one of these stems. Most keys (`id`, `path`,
@@ -673,15 +770,87 @@ pub enum Mode {
 }
 
 /// Values that are documentation, not secrets, compared case-insensitively to the whole value.
-const STOP_VALUES: &[&str] = &[
-    "changeme", "change_me", "change-me", "changeit", "password", "passwd", "pass", "secret", "token", "apikey",
-    "api_key", "key", "example", "sample", "dummy", "test", "testing", "placeholder", "redacted", "masked", "hidden",
-    "required", "optional", "invalid", "missing", "none", "null", "nil", "undefined", "true", "false", "yes", "no",
-    "empty", "unset", "notset", "not_set", "todo", "tbd", "fixme", "string", "bool", "boolean", "number", "integer",
-    "object", "unknown", "default", "basic", "bearer", "oauth", "oauth2", "session", "cookie", "digest", "anonymous",
-    "public", "private", "internal", "external", "env", "file", "vault", "keychain", "keyring", "manual", "auto",
-    "disabled", "enabled", "inherit", "prompt", "stdin",
-];
+fn is_stop_value(v: &[u8]) -> bool {
+    let mut buf = [0u8; 24];
+    if v.len() > buf.len() {
+        return false;
+    }
+    matches!(
+        lower(v, &mut buf),
+        b"changeme"
+            | b"change_me"
+            | b"change-me"
+            | b"changeit"
+            | b"password"
+            | b"passwd"
+            | b"pass"
+            | b"secret"
+            | b"token"
+            | b"apikey"
+            | b"api_key"
+            | b"key"
+            | b"example"
+            | b"sample"
+            | b"dummy"
+            | b"test"
+            | b"testing"
+            | b"placeholder"
+            | b"redacted"
+            | b"masked"
+            | b"hidden"
+            | b"required"
+            | b"optional"
+            | b"invalid"
+            | b"missing"
+            | b"none"
+            | b"null"
+            | b"nil"
+            | b"undefined"
+            | b"true"
+            | b"false"
+            | b"yes"
+            | b"no"
+            | b"empty"
+            | b"unset"
+            | b"notset"
+            | b"not_set"
+            | b"todo"
+            | b"tbd"
+            | b"fixme"
+            | b"string"
+            | b"bool"
+            | b"boolean"
+            | b"number"
+            | b"integer"
+            | b"object"
+            | b"unknown"
+            | b"default"
+            | b"basic"
+            | b"bearer"
+            | b"oauth"
+            | b"oauth2"
+            | b"session"
+            | b"cookie"
+            | b"digest"
+            | b"anonymous"
+            | b"public"
+            | b"private"
+            | b"internal"
+            | b"external"
+            | b"env"
+            | b"file"
+            | b"vault"
+            | b"keychain"
+            | b"keyring"
+            | b"manual"
+            | b"auto"
+            | b"disabled"
+            | b"enabled"
+            | b"inherit"
+            | b"prompt"
+            | b"stdin"
+    )
+}
 
 /// Whether a candidate secret is a placeholder, reference or masked value rather than a secret.
 pub fn is_placeholder(v: &[u8]) -> bool {
@@ -689,7 +858,10 @@ pub fn is_placeholder(v: &[u8]) -> bool {
         return true;
     }
     let first = v[0];
-    if first == b'$' && v.get(1).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'{' || c == b'(') {
+    if first == b'$'
+        && v.get(1)
+            .is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'{' || c == b'(')
+    {
         return true; // $VAR, ${VAR}, $(cmd)
     }
     if first == b'<' || v.starts_with(b"{{") || v.starts_with(b"%(") || v.starts_with(b"%s") || v.starts_with(b"#{") {
@@ -705,17 +877,30 @@ pub fn is_placeholder(v: &[u8]) -> bool {
     if is_repeated(v) {
         return true;
     }
-    if STOP_VALUES.iter().any(|s| v.eq_ignore_ascii_case(s.as_bytes())) {
+    if is_stop_value(v) {
         return true;
     }
     const REFS: &[&[u8]] = &[
-        b"your", b"process.env", b"os.environ", b"os.getenv", b"env.", b"env(", b"env[", b"secrets.", b"vault:",
-        b"arn:", b"op://", b"sm://",
+        b"your",
+        b"process.env",
+        b"os.environ",
+        b"os.getenv",
+        b"env.",
+        b"env(",
+        b"env[",
+        b"secrets.",
+        b"vault:",
+        b"arn:",
+        b"op://",
+        b"sm://",
     ];
     if REFS.iter().any(|p| starts_with_ci(v, 0, p)) {
         return true;
     }
-    contains_ci(v, b"example") || contains_ci(v, b"placeholder") || contains_ci(v, b"changeme") || contains_ci(v, b"xxxxx")
+    contains_ci(v, b"example")
+        || contains_ci(v, b"placeholder")
+        || contains_ci(v, b"changeme")
+        || contains_ci(v, b"xxxxx")
 }
 
 /// Whether the value of a secret-naming key is worth redacting.
@@ -724,49 +909,63 @@ pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
     if v.len() < min || v.len() > 8192 {
         return false;
     }
-    if contains_marker(v) || is_placeholder(v) {
-        return false;
-    }
     if v.iter().any(|c| c.is_ascii_whitespace()) {
         return false; // messages ("must be 8 characters"), not secrets
     }
+    if mode != Mode::Literal {
+        // Plain words and identifiers (`expired`, `SecretString`, `user_password`, `read-only`, `MAX_LEN`).
+        if v.iter().all(u8::is_ascii_alphabetic) && (v.len() <= 24 || is_natural_identifier(v)) {
+            return false;
+        }
+        if v.iter().all(|&c| c.is_ascii_lowercase() || c == b'_' || c == b'-')
+            || v.iter().all(|&c| c.is_ascii_uppercase() || c == b'_')
+        {
+            return false;
+        }
+    }
+    if contains_marker(v) || is_placeholder(v) {
+        return false;
+    }
     // Paths and URLs: the URL rule handles credentials inside URLs.
-    if family != Family::Azure && (v[0] == b'/' && !looks_random(v)) || v.starts_with(b"~/") || v.starts_with(b"./") || v.starts_with(b"../") || find(v, b"://").is_some() {
+    if (family != Family::Azure && v[0] == b'/' && !looks_random(v))
+        || v.starts_with(b"~/")
+        || v.starts_with(b"./")
+        || v.starts_with(b"../")
+        || find(v, b"://").is_some()
+    {
         return false;
     }
     if v.len() > 2 && v[0].is_ascii_alphabetic() && v[1] == b':' && v[2] == b'\\' {
         return false; // C:\path
     }
     // Numbers, versions, dates, times: only a password may be all digits.
-    if v.iter().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b':' | b'_' | b'+')) {
+    if v.iter()
+        .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b':' | b'_' | b'+'))
+    {
         let digits_only = v.iter().all(u8::is_ascii_digit);
         return family == Family::Password && digits_only;
     }
     if mode == Mode::Literal {
         return true;
     }
-    // Plain words and identifiers (`expired`, `SecretString`, `user_password`, `read-only`).
-    let letters_only = v.iter().all(u8::is_ascii_alphabetic);
-    if letters_only && v.len() <= 24 {
-        return false;
-    }
-    if v.iter().all(|&c| c.is_ascii_lowercase() || c == b'_' || c == b'-') {
-        return false;
-    }
-    if v.iter().all(|&c| c.is_ascii_uppercase() || c == b'_') {
-        return false; // CONSTANT_NAME
-    }
     if mode == Mode::Quoted {
         return true;
     }
     // Bare values in code: calls, generics, indexing, references, YAML indicators.
-    if v.iter().any(|c| b"()[]{}<>".contains(c)) || b"&*:@!%|>".contains(&v[0]) {
+    if v.iter().any(|c| b"()[]{}<>".contains(c)) || b"&*:@!%|>".contains(&v[0]) || find(v, b"?.").is_some() {
         return false;
     }
     if is_identifier_path(v) {
         return false;
     }
     true
+}
+
+/// camelCase / PascalCase names (`CustomizedErrorResponseOptions`): every capital but a last one is followed by a
+/// lower-case letter. Random letters (`dXNlcjpwYXNz`) almost never are.
+fn is_natural_identifier(v: &[u8]) -> bool {
+    v.windows(2)
+        .all(|w| !w[0].is_ascii_uppercase() || w[1].is_ascii_lowercase())
 }
 
 /// Base64-like: upper, lower and digits all present, or padding at the end (a path has none of that).
@@ -820,7 +1019,12 @@ pub fn accept_url_password(v: &[u8]) -> bool {
     if is_placeholder(v) {
         return false;
     }
-    !word_is(v, &["pw", "pwd", "pass", "password", "passwd", "secret", "token", "x", "xxx", "user", "username"])
+    !word_is(
+        v,
+        &[
+            "pw", "pwd", "pass", "password", "passwd", "secret", "token", "x", "xxx", "user", "username",
+        ],
+    )
 }
 
 #[cfg(test)]
@@ -846,25 +1050,77 @@ mod tests {
     #[test]
     fn classifies_keys() {
         let yes = [
-            "password", "DB_PASSWORD", "passwd", "api_key", "apiKey", "APIKEY", "X-Api-Key", "access_token",
-            "GITHUB_TOKEN", "client_secret", "clientSecret", "secret", "JWT_SECRET", "auth", "SECRET_KEY_BASE",
-            "password_hash", "private_key", "AccountKey", "SharedAccessKey", "aws_secret_access_key",
-            "SecretAccessKey", "Authorization", "proxy-authorization", "credentials", "smtp_pass", "accessToken",
-            "sig", "X-Amz-Signature", "api_key_2", "SharedAccessSignature",
+            "password",
+            "DB_PASSWORD",
+            "passwd",
+            "api_key",
+            "apiKey",
+            "APIKEY",
+            "X-Api-Key",
+            "access_token",
+            "GITHUB_TOKEN",
+            "client_secret",
+            "clientSecret",
+            "secret",
+            "JWT_SECRET",
+            "auth",
+            "SECRET_KEY_BASE",
+            "password_hash",
+            "private_key",
+            "AccountKey",
+            "SharedAccessKey",
+            "aws_secret_access_key",
+            "SecretAccessKey",
+            "Authorization",
+            "proxy-authorization",
+            "credentials",
+            "smtp_pass",
+            "accessToken",
+            "sig",
+            "X-Amz-Signature",
+            "api_key_2",
+            "SharedAccessSignature",
         ];
         for k in yes {
             assert!(classify_key(k.as_bytes()).is_some(), "{k} should name a secret");
         }
         let no = [
-            "public_key", "publicKey", "token_count", "tokens", "max_tokens", "secret_name", "secret_arn", "key",
-            "keys", "token_type", "sort_key", "primary_key", "auth.js", "author", "password_policy", "id",
-            "SharedAccessKeyName", "AWS_ACCESS_KEY_ID", "private_key_id", "tests_pass", "monkey", "cache_key",
-            "input_tokens", "secrets", "passwords", "signature", "token_url", "pass",
+            "public_key",
+            "publicKey",
+            "token_count",
+            "tokens",
+            "max_tokens",
+            "secret_name",
+            "secret_arn",
+            "key",
+            "keys",
+            "token_type",
+            "sort_key",
+            "primary_key",
+            "auth.js",
+            "author",
+            "password_policy",
+            "id",
+            "SharedAccessKeyName",
+            "AWS_ACCESS_KEY_ID",
+            "private_key_id",
+            "tests_pass",
+            "monkey",
+            "cache_key",
+            "input_tokens",
+            "secrets",
+            "passwords",
+            "signature",
+            "token_url",
+            "pass",
         ];
         for k in no {
             assert!(classify_key(k.as_bytes()).is_none(), "{k} should not name a secret");
         }
-        assert_eq!(classify_key(b"aws_secret_access_key").unwrap().rule, Rule::AwsSecretAccessKey);
+        assert_eq!(
+            classify_key(b"aws_secret_access_key").unwrap().rule,
+            Rule::AwsSecretAccessKey
+        );
         assert_eq!(classify_key(b"AccountKey").unwrap().rule, Rule::AzureConnectionString);
         assert_eq!(classify_key(b"private_key").unwrap().rule, Rule::PrivateKey);
     }
@@ -875,9 +1131,26 @@ mod tests {
             assert!(accept_value(v.as_bytes(), Mode::Bare, Family::Secret), "{v}");
         }
         for v in [
-            "***", "<token>", "${DB_PASSWORD}", "$DB_PASSWORD", "changeme", "string", "expired", "self.password",
-            "get_token(", "Option", "1532", "1.2.3", "/run/secrets/db", "your_api_key_here", "xxxxxxxx", "abc",
-            "process.env.TOKEN", "{{ secrets.TOKEN }}", "user_password", "[REDACTED:jwt]",
+            "***",
+            "<token>",
+            "${DB_PASSWORD}",
+            "$DB_PASSWORD",
+            "changeme",
+            "string",
+            "expired",
+            "self.password",
+            "get_token(",
+            "Option",
+            "1532",
+            "1.2.3",
+            "/run/secrets/db",
+            "your_api_key_here",
+            "xxxxxxxx",
+            "abc",
+            "process.env.TOKEN",
+            "{{ secrets.TOKEN }}",
+            "user_password",
+            "[REDACTED:jwt]",
         ] {
             assert!(!accept_value(v.as_bytes(), Mode::Bare, Family::Secret), "{v}");
         }

@@ -47,12 +47,18 @@ pub fn apply(
     let before = found.len();
     for (n, re) in custom {
         for caps in re.captures_iter(text) {
-            let Some(m) = caps.get(1).or_else(|| caps.get(0)) else { continue };
+            let Some(m) = caps.get(1).or_else(|| caps.get(0)) else {
+                continue;
+            };
             let (s, e) = (m.start(), m.end());
             if s >= e || markers.iter().any(|&(ms, me)| s < me && ms < e) || allowed(m.as_str()) {
                 continue;
             }
-            found.push(Found { start: s, end: e, rule: Rule::Custom(*n) });
+            found.push(Found {
+                start: s,
+                end: e,
+                rule: Rule::Custom(*n),
+            });
         }
     }
     if found.len() == before {
