@@ -12,7 +12,20 @@ Usage:
   record [OPTIONS] [TEXT...]     record TEXT (several words are joined with spaces)
   record [OPTIONS] -             record standard input
   record [OPTIONS]               record standard input (when TEXT is absent)
-  record [OPTIONS] -- TEXT...    record TEXT literally (use this when TEXT starts with "-")
+  record [OPTIONS] -- TEXT...    record TEXT literally (use this when TEXT starts with "-" or a
+                                 subcommand name)
+  record SUBCOMMAND [ARGS...]    see "Subcommands" below
+
+Subcommands (each has --help):
+  read       print recordings across rotated archives, resumable with a cursor
+  sessions   the sessions seen in the recordings
+  show EID   one entry as Markdown
+  md         recent entries as Markdown
+  doctor     why a recording that should exist does not (writability, status record, setup)
+  mcp        serve the "record" tool over MCP (stdio), for Claude Code, Codex and other MCP clients
+  hook HOST  hook mode for claude-code or codex: one hook event on stdin, recorded
+  A subcommand runs only when the words after it are its arguments (none, options, or the one word
+  show/hook take); "record read the docs first" records that sentence.
 
 TEXT can be anything: a JSON object (every member you supply is kept byte for byte), loose
 "key=value | key: value" text, or plain prose with an optional "sentiment: ..." tail. Input that
@@ -52,7 +65,8 @@ Environment:
                             its reason, and a count of misses
 
 Exit status and output:
-  Always 0 when an entry was given, whether or not it could be written, so recording never fails a task.
+  Recording: always 0 when an entry was given, whether or not it could be written, so recording never
+  fails a task. (Subcommands have their own: see their --help.)
   Without --json: nothing on success; one short line on stderr when the entry went to quarantine or
   could not be written (status "skipped", with the reason, e.g. "EACCES: permission denied").
   2 only for a usage error where no entry text was given (e.g. "--file" without a path).
@@ -64,10 +78,30 @@ Examples:
   record -- '--force was the wrong call'
 `;
 
-// Subcommands: dispatched when the first argument is one of these names. Each loads its module lazily and
-// receives the remaining arguments; it returns the exit status. Later issues add read, doctor, mcp, hook:
-//   read:   (args) => import("./read.js").then((m) => m.main(args)),
-const SUBCOMMANDS = {};
+// Subcommands: run when the FIRST argument names one AND what follows looks like its arguments (nothing, an
+// option, or the one word `show`/`hook` take). Otherwise the words are an entry ("record read the docs first"),
+// recorded as text, so a note that happens to start with a subcommand name is never lost. Each loads its module
+// lazily (plain `record TEXT` never loads them) and returns its exit status; unlike recording, they may fail.
+const commands = (name) => (args) => import("./commands.js").then((m) => m.COMMANDS[name](args, {}));
+const SUBCOMMANDS = {
+  read: commands("read"),
+  sessions: commands("sessions"),
+  show: commands("show"),
+  md: commands("md"),
+  doctor: commands("doctor"),
+  mcp: (args) => import("./mcp.js").then((m) => m.runMcp({ args })),
+  hook: (args) => import("./hook.js").then((m) => m.runHookArgs(args)),
+};
+// Subcommands that take one plain word (an eid; a host name).
+const ONE_WORD = { show: /^[^\s]{1,64}$/, hook: /^(claude-code|codex)$/ };
+
+/** Whether `args` (argv) invoke a subcommand rather than record text. */
+function isSubcommand(args) {
+  if (args.length === 0 || !Object.hasOwn(SUBCOMMANDS, args[0])) return false;
+  if (args.length === 1 || args[1].startsWith("-")) return true;
+  const word = ONE_WORD[args[0]];
+  return Boolean(word && word.test(args[1]) && (args.length === 2 || args[2].startsWith("-")));
+}
 
 // Options that take a value, mapped to the record() option they set.
 const VALUE_OPTIONS = { "--file": "file", "--session": "session", "--model": "model", "--agent": "agent" };
@@ -130,7 +164,7 @@ function stdinIsTTY() {
 }
 
 async function main(args) {
-  if (args.length > 0 && Object.hasOwn(SUBCOMMANDS, args[0])) {
+  if (isSubcommand(args)) {
     return SUBCOMMANDS[args[0]](args.slice(1));
   }
   const parsed = parseArgs(args);

@@ -263,3 +263,39 @@ test("status record across CLI runs: a recent success is not rewritten; a failur
   assert.ok(Date.parse(healed.lastSuccess) >= Date.parse(healed.lastFailure), "the recovery is noted at once");
   assert.equal(healed.misses, 1);
 });
+
+test("subcommands run only when followed by their arguments; otherwise the words are an entry", () => {
+  const { file, env } = setup();
+  const recorded = [
+    ["read", "the", "docs", "first"],
+    ["doctor", "said", "all", "is", "well"],
+    ["hook", "into", "the", "build"],
+    ["show", "me", "the", "diff"],
+    ["--", "read"],
+    ["--", "doctor"],
+  ];
+  for (const args of recorded) {
+    const r = runCli(args, { env });
+    assert.equal(r.code, 0, args.join(" "));
+    const want = args[0] === "--" ? args.slice(1).join(" ") : args.join(" ");
+    assert.equal(entries(file).at(-1).raw, want);
+  }
+  const before = entries(file).length;
+  for (const [args, code, out] of [
+    [["read", "--help"], 0, /^record read - /],
+    [["md", "--help"], 0, /^record md - /],
+    [["doctor", "--help"], 0, /^record doctor - /],
+    [["sessions", "--help"], 0, /^record sessions - /],
+    [["show", "--help"], 0, /^record show - /],
+    [["read"], 0, /"raw":"read"/],
+  ]) {
+    const r = runCli(args, { env });
+    assert.equal(r.code, code, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stdout, out, args.join(" "));
+  }
+  assert.equal(entries(file).length, before, "running subcommands recorded nothing");
+  const eid = entries(file).at(-1).eid;
+  const shown = runCli(["show", eid], { env });
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /doctor/);
+});
