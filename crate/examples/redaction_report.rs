@@ -3,11 +3,7 @@
 //! cargo run --release -p recordings-core --example redaction_report -- bench
 //! cargo run --release -p recordings-core --example redaction_report -- scan FILE...   (prints what it would redact)
 
-#[path = "../src/redact/mod.rs"]
-#[allow(dead_code, unused_imports)]
-mod redact;
-
-use redact::{RedactOptions, Redactor};
+use recordings_core::redact::{RedactOptions, Redactor};
 use std::time::Instant;
 
 fn main() {

@@ -16,10 +16,9 @@ pub mod b64;
 pub mod entry;
 pub mod json;
 pub mod loose;
+pub mod redact;
 pub mod relaxed;
 pub mod stamp;
-#[path = "redact_stub.rs"]
-pub mod redact;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

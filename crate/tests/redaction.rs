@@ -4,13 +4,7 @@
 //! Targets (issue 4): recall ≥ 99% on positives (each positive's secret absent from the output), false
 //! positives ≤ 1% of negatives.
 
-// The module is self-contained (no `crate::` paths), so it is compiled here directly; this keeps the test
-// independent of how lib.rs wires it.
-#[path = "../src/redact/mod.rs"]
-#[allow(dead_code, unused_imports)]
-mod redact;
-
-use redact::{Hit, RedactOptions, Redactor, BUILTIN_RULES};
+use recordings_core::redact::{Hit, RedactOptions, Redactor, BUILTIN_RULES};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -88,7 +82,7 @@ fn fixtures_recall_and_false_positives() {
     let (total, caught, right): (usize, usize, usize) = rows
         .values()
         .fold((0, 0, 0), |a, r| (a.0 + r.total, a.1 + r.caught, a.2 + r.right_rule));
-    println!("\nredaction report (ruleset {})", redact::RULESET_VERSION);
+    println!("\nredaction report (ruleset {})", recordings_core::redact::RULESET_VERSION);
     println!(
         "{:<26} {:>5} {:>7} {:>8} {:>10}",
         "rule", "n", "caught", "recall", "named"

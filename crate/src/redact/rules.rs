@@ -748,10 +748,6 @@ fn might_name_secret(k: &[u8]) -> bool {
     false
 }
 
-fn ends_with_ci(w: &[u8], suffix: &[u8]) -> bool {
-    w.len() >= suffix.len() && w[w.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Values
 
