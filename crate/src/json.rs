@@ -191,6 +191,7 @@ fn copy_string(text: &str, start: usize, out: &mut String) -> Result<usize, Scan
 pub(crate) fn string_end(b: &[u8], start: usize) -> Result<usize, ScanError> {
     let mut i = start + 1;
     loop {
+        i = skip_plain(b, i);
         match b.get(i) {
             None => return Err(err(i, "unterminated string")),
             Some(b'"') => return Ok(i + 1),
@@ -211,6 +212,25 @@ pub(crate) fn string_end(b: &[u8], start: usize) -> Result<usize, ScanError> {
             Some(_) => i += 1,
         }
     }
+}
+
+/// Skips string bytes that need no attention (not `"`, `\\` or a control character), eight at a time:
+/// the word tricks from "Bit Twiddling Hacks" (https://graphics.stanford.edu/~seander/bithacks.html,
+/// "Determine if a word has a byte less than n" / "equal to n").
+fn skip_plain(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let less_than_space = x.wrapping_sub(ONES * 0x20) & !x;
+        let quote = (x ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES) & !(x ^ (ONES * u64::from(b'"')));
+        let backslash = (x ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES) & !(x ^ (ONES * u64::from(b'\\')));
+        if (less_than_space | quote | backslash) & HIGHS != 0 {
+            break;
+        }
+        i += 8;
+    }
+    i
 }
 
 fn copy_number(text: &str, start: usize, out: &mut String) -> Result<usize, ScanError> {
@@ -271,31 +291,43 @@ pub fn decode_string(token: &str) -> Option<String> {
     serde_json::from_str::<String>(token).ok()
 }
 
-/// Encodes text as a JSON string token.
+/// Encodes text as a JSON string token. Escapes `"`, `\\` and control characters, and U+2028/U+2029 so
+/// the line is also valid JavaScript. Works on bytes: every byte that needs attention is ASCII or the
+/// lead byte 0xE2, so multi-byte characters are copied in runs.
 pub fn encode_string(s: &str, out: &mut String) {
     out.push('"');
+    let b = s.as_bytes();
     let mut last = 0;
-    for (i, c) in s.char_indices() {
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
         let esc: Option<&str> = match c {
-            '"' => Some("\\\""),
-            '\\' => Some("\\\\"),
-            '\n' => Some("\\n"),
-            '\r' => Some("\\r"),
-            '\t' => Some("\\t"),
-            '\u{08}' => Some("\\b"),
-            '\u{0c}' => Some("\\f"),
-            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => None,
-            _ => continue,
+            b'"' => Some("\\\""),
+            b'\\' => Some("\\\\"),
+            b'\n' => Some("\\n"),
+            b'\r' => Some("\\r"),
+            b'\t' => Some("\\t"),
+            0x08 => Some("\\b"),
+            0x0c => Some("\\f"),
+            0x00..=0x1f => None,
+            0xE2 if b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0xA8 | 0xA9)) => None,
+            _ => {
+                i += 1;
+                continue;
+            }
         };
         out.push_str(&s[last..i]);
+        let width = if c == 0xE2 { 3 } else { 1 };
         match esc {
             Some(e) => out.push_str(e),
             None => {
                 use std::fmt::Write;
-                let _ = write!(out, "\\u{:04x}", c as u32);
+                let code = if c == 0xE2 { 0x2028 + u32::from(b[i + 2] - 0xA8) } else { u32::from(c) };
+                let _ = write!(out, "\\u{code:04x}");
             }
         }
-        last = i + c.len_utf8();
+        i += width;
+        last = i;
     }
     out.push_str(&s[last..]);
     out.push('"');
@@ -387,5 +419,6 @@ mod tests {
             assert!(scan(&tok).is_ok(), "{tok}");
             assert_eq!(decode_string(&tok).as_deref(), Some(s));
         }
+        assert_eq!(string_token("a\u{2028}b\u{2029}\u{1}é\"\\"), r#""a\u2028b\u2029\u0001é\"\\""#);
     }
 }

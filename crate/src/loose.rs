@@ -166,34 +166,31 @@ fn sentiment_tail(text: &str) -> Option<(&str, &str)> {
     keyword_tail(text).or_else(|| emoji_tail(text)).or_else(|| dash_tail(text))
 }
 
-/// `... sentiment: guilt, relief` (also `=`, and the other sentiment words), at a word start.
+/// `... sentiment: guilt, relief` (also `=`, and the other sentiment words), at a word start. The last
+/// such clause wins. One pass over the separators, no allocation.
 fn keyword_tail(text: &str) -> Option<(&str, &str)> {
-    let lower = text.to_ascii_lowercase();
-    let mut best: Option<(usize, usize)> = None;
-    for w in SENTIMENT_WORDS {
-        let mut from = 0;
-        while let Some(pos) = lower[from..].find(w) {
-            let at = from + pos;
-            from = at + w.len();
-            let word_start = at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric();
-            let rest = &lower[at + w.len()..];
-            let sep = rest.len() - rest.trim_start_matches(' ').len();
-            let after = &rest[sep..];
-            if word_start && (after.starts_with(':') || after.starts_with('=')) {
-                let value_at = at + w.len() + sep + 1;
-                if best.map_or(true, |(b, _)| at > b) {
-                    best = Some((at, value_at));
-                }
-            }
+    let b = text.as_bytes();
+    for (sep_at, _) in text.match_indices([':', '=']).rev() {
+        let mut end = sep_at;
+        while end > 0 && b[end - 1] == b' ' {
+            end -= 1;
         }
+        let mut start = end;
+        while start > 0 && b[start - 1].is_ascii_alphabetic() {
+            start -= 1;
+        }
+        let word_start = start == 0 || !b[start - 1].is_ascii_alphanumeric();
+        if start == end || !word_start || !is_sentiment_word(&text[start..end]) {
+            continue;
+        }
+        let value = text[sep_at + 1..].trim();
+        if value.is_empty() {
+            return None;
+        }
+        let before = text[..start].trim_end().trim_end_matches(['|', '-', '\u{2014}', '\u{2013}', ';', ',']).trim_end();
+        return Some((before, value));
     }
-    let (at, value_at) = best?;
-    let value = text[value_at..].trim();
-    if value.is_empty() {
-        return None;
-    }
-    let before = text[..at].trim_end().trim_end_matches(['|', '-', '\u{2014}', '\u{2013}', ';', ',']).trim_end();
-    Some((before, value))
+    None
 }
 
 fn is_emoji(c: char) -> bool {
