@@ -49,15 +49,15 @@ test("supplied members are kept byte for byte and stamps never override them", (
   const { d, opts } = setup();
   const input =
     '{ "note" : "caf\\u00e9 \\/ \\"q\\"", "n": 1.0, "big": 123456789012345678901234567890, "e": 1e5,\n' +
-    '  "note": "duplicate kept", "sentiment": {"fixed": true, "moods": ["guilt", "relief"]}, "pwd": "mine", "empty": {} }';
+    '  "note": "duplicate kept", "sentiment": {"fixed": true, "moods": ["guilt", "relief"]}, "repo": "mine", "empty": {} }';
   const r = record(input, opts);
   assert.equal(r.status, "recorded");
   const line = lines(opts.file).at(-1);
   const got = rawMembers(line);
   const supplied = rawMembers(input);
   assert.ok(containsInOrder(got, supplied), `members changed:\n${line}`);
-  assert.equal(got.filter(([k]) => k === "pwd").length, 1, "pwd once: the caller's");
-  assert.equal(got.find(([k]) => k === "pwd")[1], '"mine"');
+  assert.equal(got.filter(([k]) => k === "repo").length, 1, "repo once: the caller's");
+  assert.equal(got.find(([k]) => k === "repo")[1], '"mine"');
   assert.deepEqual(got.slice(0, 2).map(([k]) => k), ["ts", "eid"]);
   assert.ok(!line.slice(0, -1).includes("\n"));
   assert.ok(d);
