@@ -299,3 +299,25 @@ test("subcommands run only when followed by their arguments; otherwise the words
   assert.equal(shown.code, 0, shown.stderr);
   assert.match(shown.stdout, /doctor/);
 });
+
+test("without a loadable core the entry is still kept, whole, in quarantine (JS fallback line)", () => {
+  const { d, env } = setup();
+  // A copy of the JS edge with no wasm/ beside it: the core cannot load.
+  const plugin = path.join(d, "plugin-without-wasm");
+  fs.mkdirSync(plugin);
+  for (const f of ["cli.js", "recorder.js", "core.js", "context.js", "writer.js"]) {
+    fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(plugin, f));
+  }
+  const file = path.join(d, "nocore.jsonl");
+  const text = '{"note": "kept even so", "n": 1.0}';
+  const r = spawnSync(RUNTIME, [path.join(plugin, "cli.js"), "--json", "--file", file, text], { env, encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.status, "quarantined");
+  assert.match(out.reason, /^core failed: .*core unavailable/);
+  const [e] = entries(path.join(d, "nocore.quarantine.jsonl"));
+  assert.equal(e.raw, text);
+  assert.equal(e.eid, out.eid);
+  assert.equal(e.unredacted, true);
+  assert.equal(e.capture, "cli");
+});
