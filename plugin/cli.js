@@ -60,6 +60,7 @@ Environment:
   AI_RECORDINGS_MAX_BYTES   rotate the file when it would grow past this many bytes (default 16777216);
                             the old file becomes <stem>.<UTC time>.jsonl and is never deleted
   AI_RECORDINGS_SYNC        0 to skip fdatasync after each append (default: sync)
+  AI_RECORDINGS_REDACT      0 to turn secret redaction off (default: on)
   XDG_STATE_HOME            where the status record lives: $XDG_STATE_HOME/opencode-recordings/status.json
                             (default ~/.local/state/...); it notes the last success, the last failure and
                             its reason, and a count of misses

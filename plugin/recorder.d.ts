@@ -19,7 +19,8 @@ export interface RecordOptions {
   stamps?: Record<string, string | null | undefined>;
   /** Rotation threshold in bytes; env AI_RECORDINGS_MAX_BYTES; default 16 MiB. */
   maxBytes?: number;
-  /** Redaction: false turns it off; an object adds patterns and allow-lists (see CoreOptions). */
+  /** Redaction: false turns it off; an object adds patterns and allow-lists (see CoreOptions). When absent,
+   *  env AI_RECORDINGS_REDACT=0 (or false/no/off) turns it off. */
   redact?: boolean | CoreOptions;
   /** fdatasync after each append; env AI_RECORDINGS_SYNC=0 turns it off; default true (see plugin/writer.js). */
   sync?: boolean;

@@ -37,14 +37,16 @@ export function resolveTarget(options = {}) {
   return { file: path.join(env.HOME || os.homedir(), "git", "ai_recordings.jsonl"), source: "default" };
 }
 
-function coreOptions(redact) {
+function coreOptions(redact, env) {
   if (redact === false) return { redact: false };
   if (redact && typeof redact === "object") return { ...redact };
+  // Not given: env AI_RECORDINGS_REDACT=0 (false, no, off) turns redaction off, as for every other surface.
+  if (redact === undefined && /^(0|false|no|off)$/i.test(env.AI_RECORDINGS_REDACT ?? "")) return { redact: false };
   return undefined;
 }
 
 function coreFor(options) {
-  const opts = coreOptions(options.redact);
+  const opts = coreOptions(options.redact, options.env ?? process.env);
   const key = opts ? JSON.stringify(opts) : "";
   let slot = cores.get(key);
   if (!slot) {

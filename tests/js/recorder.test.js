@@ -237,3 +237,15 @@ test("after an input over 8 MiB the wasm instance is reset, so its grown memory 
   assert.equal(entries(file).at(-1).eid, r.eid);
   assert.equal(record('{"next":1}', opts).status, "recorded");
 });
+
+test("redaction: on by default; off with redact:false or env AI_RECORDINGS_REDACT=0", () => {
+  const { file, opts } = setup();
+  const secret = "AKIAIOSFODNN7EXAMPLQ"; // an AWS access key id shape
+  const input = `{"note":"key ${secret} leaked"}`;
+  record(input, opts);
+  record(input, { ...opts, redact: false });
+  record(input, { ...opts, env: { ...opts.env, AI_RECORDINGS_REDACT: "0" } });
+  record(input, { ...opts, redact: true, env: { ...opts.env, AI_RECORDINGS_REDACT: "0" } });
+  const notes = entries(file).map((e) => e.note.includes(secret));
+  assert.deepEqual(notes, [false, true, true, false]);
+});
