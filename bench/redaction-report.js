@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// The redaction report (issue 4): recall and false-positive rate per rule and overall, from the shared fixtures
+// (tests/fixtures/redaction/) through the built wasm core (plugin/core.js `Core.record`), i.e. what lands in the
+// file, loose `key: value` reading of text included. Run: `node bench/redaction-report.js` (or under Bun).
+// `--check` exits 1 when a target is missed (recall >= 99%, false positives <= 1%). The Rust report of the
+// redactor alone is `cargo test -p recordings-core --test redaction -- --nocapture`.
+//
+// A positive is caught when its secret appears nowhere in the line (verbatim or JSON-escaped); "named" when the
+// line's `redacted` list also names the fixture's rule. A negative is a false positive when the core redacted
+// anything in it; it is charged to the rule(s) its `redacted` list names.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const VERBOSE = process.argv.includes("--verbose") || process.argv.includes("-v");
+
+function fixtures(name) {
+  const text = fs.readFileSync(path.join(ROOT, "tests", "fixtures", "redaction", name), "utf8");
+  // every `{{+}}` splits a token prefix so the file does not look like a leak
+  return text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l.replaceAll("{{+}}", "")));
+}
+
+const { Core, coreLoadError } = await import(pathToFileURL(path.join(ROOT, "plugin", "core.js")));
+if (coreLoadError()) {
+  console.error(`the wasm core did not load (${coreLoadError()}); run: bash scripts/build.sh`);
+  process.exit(2);
+}
+const core = new Core();
+core.setContext({ capture: "cli", stamps: {} }); // no stamps: only the fixture decides what is redacted
+const NOW = Date.UTC(2026, 10, 29, 10, 0, 0);
+
+function leaks(line, secret) {
+  return line.includes(secret) || line.includes(JSON.stringify(secret).slice(1, -1));
+}
+
+const positives = fixtures("positives.jsonl");
+const negatives = fixtures("negatives.jsonl");
+const rows = new Map(); // rule -> { n, caught, named, fp }
+const row = (rule) => rows.get(rule) ?? rows.set(rule, { n: 0, caught: 0, named: 0, fp: 0 }).get(rule);
+const details = [];
+let ruleset = null;
+
+for (const p of positives) {
+  const r = row(p.rule);
+  r.n++;
+  const out = core.record(p.input, NOW);
+  const entry = JSON.parse(out.line);
+  ruleset ??= entry.redaction_rules ?? null;
+  if (leaks(out.line, p.secret)) {
+    details.push(`MISSED [${p.rule}] ${JSON.stringify(p.input)}`);
+    continue;
+  }
+  r.caught++;
+  if ((entry.redacted ?? []).some((h) => h.rule === p.rule)) r.named++;
+  else details.push(`other rule [${p.rule}] -> ${JSON.stringify((entry.redacted ?? []).map((h) => h.rule))} ${JSON.stringify(p.input)}`);
+}
+
+let fps = 0;
+for (const n of negatives) {
+  const out = core.record(n.input, NOW);
+  const entry = JSON.parse(out.line);
+  if (out.redactions > 0 || entry.redacted !== undefined) {
+    fps++;
+    const rules = [...new Set((entry.redacted ?? []).map((h) => h.rule))];
+    for (const rule of rules) row(rule).fp++;
+    details.push(`FALSE POSITIVE (${n.why}) ${JSON.stringify(rules)} ${JSON.stringify(n.input)}`);
+  }
+}
+
+const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)}%` : "-");
+const pad = (s, w, right = true) => (right ? String(s).padStart(w) : String(s).padEnd(w));
+const runtime = typeof Bun !== "undefined" ? `Bun ${Bun.version}` : `Node ${process.versions.node}`;
+console.log(`redaction report through the wasm core (${runtime}; rule set ${ruleset ?? "?"})`);
+console.log(`${positives.length} positives, ${negatives.length} negatives (tests/fixtures/redaction/)\n`);
+console.log(`${pad("rule", 26, false)} ${pad("n", 4)} ${pad("caught", 6)} ${pad("recall", 7)} ${pad("named", 7)} ${pad("FPs", 4)} ${pad("FP rate", 8)}`);
+let total = 0;
+let caught = 0;
+let named = 0;
+for (const [rule, r] of [...rows].sort((a, b) => a[0].localeCompare(b[0]))) {
+  total += r.n;
+  caught += r.caught;
+  named += r.named;
+  // a rule's false-positive rate: negatives it fired on, over all negatives (each negative could trip any rule)
+  console.log(
+    `${pad(rule, 26, false)} ${pad(r.n, 4)} ${pad(r.caught, 6)} ${pad(pct(r.caught, r.n), 7)} ${pad(pct(r.named, r.n), 7)} ${pad(r.fp, 4)} ${pad(pct(r.fp, negatives.length), 8)}`,
+  );
+}
+console.log(
+  `${pad("ALL", 26, false)} ${pad(total, 4)} ${pad(caught, 6)} ${pad(pct(caught, total), 7)} ${pad(pct(named, total), 7)} ${pad(fps, 4)} ${pad(pct(fps, negatives.length), 8)}`,
+);
+const recall = caught / total;
+const fpRate = fps / negatives.length;
+const ok = recall >= 0.99 && fpRate <= 0.01;
+console.log(`\ntargets: recall >= 99% ${recall >= 0.99 ? "met" : "NOT MET"} (${pct(caught, total)}), false positives <= 1% ${fpRate <= 0.01 ? "met" : "NOT MET"} (${pct(fps, negatives.length)})`);
+if (details.length) {
+  if (VERBOSE) console.log(`\n${details.join("\n")}`);
+  else console.log(`${details.length} misses / false positives (--verbose lists them)`);
+}
+if (process.argv.includes("--check") && !ok) process.exitCode = 1;
