@@ -18,9 +18,15 @@
 //   can race with another writer's copy in progress (the size grows page by page), so a missing "\n" is only
 //   believed once the size has stayed put for ~16 ms; a blank line may still appear, rarely, when two
 //   writers both close the same torn tail or a copy stalls longer than that. Readers skip blank lines.
+//   The check and the write are not atomic: a writer killed mid-copy between them leaves a fragment that our
+//   line then follows directly. So after writing, if the file grew by more than our line (others appended
+//   meanwhile), the writer finds its line in that span and, if the byte before it is not "\n", writes the line
+//   again on a fresh line. The glued copy stays behind the fragment as one damaged line (files are never
+//   edited); the entry itself is whole on the next line. With a single writer this costs nothing.
 // * Rotation: when an append would take a non-empty file past `maxBytes`, the writer tries to take the lock
-//   file `<file>.lock` (created with O_EXCL; it holds pid, host and time). The holder checks, with lstat, that
-//   `<file>` is still the very inode that was measured and still too large, renames it to the archive
+//   file `<file>.lock` (hard-linked into place with its content, so it is never seen empty; it holds pid,
+//   host and time). The holder checks, with lstat, that `<file>` is still the very inode that was measured
+//   and still too large, renames it to the archive
 //   `<stem>.<UTC yyyymmddThhmmssmmmZ>[.<n>].jsonl` (never replacing an existing archive), and removes the lock.
 //   Exactly one writer rotates a given file. Writers that find the lock taken do not wait: they append to the
 //   file they opened. An append racing with the rename may therefore land in the archive just after it was
@@ -306,10 +312,34 @@ function lockIsStale(fs, lockPath, staleMs) {
   return null;
 }
 
+/** Takes the lock, or throws EEXIST. The lock appears with its content already in it (written aside, then
+ *  hard-linked into place), so a holder killed at any moment leaves a lock that names it, never an empty one.
+ *  Where hard links are not supported, it is created with O_EXCL and filled (an empty lock is stale after 1 s). */
 function acquireLock(fs, lockPath) {
+  const content = JSON.stringify({ pid: process.pid, host: os.hostname(), t: Date.now() });
+  const aside = `${lockPath}.${process.pid}.${Math.random().toString(36).slice(2, 8)}`;
+  let linked = false;
+  try {
+    fs.writeFileSync(aside, content, { mode: 0o600, flag: "wx" });
+    try {
+      fs.linkSync(aside, lockPath);
+      linked = true;
+    } catch (e) {
+      if (e.code === "EEXIST") throw e;
+    } finally {
+      try {
+        fs.unlinkSync(aside);
+      } catch {
+        // litter at worst
+      }
+    }
+  } catch (e) {
+    if (e.code === "EEXIST") throw e;
+  }
+  if (linked) return;
   const fd = fs.openSync(lockPath, "wx", 0o600);
   try {
-    fs.writeSync(fd, JSON.stringify({ pid: process.pid, host: os.hostname(), t: Date.now() }));
+    fs.writeSync(fd, content);
   } finally {
     fs.closeSync(fd);
   }
@@ -440,6 +470,25 @@ function openTarget(fs, file) {
 }
 
 const NL = new Uint8Array([0x0a]);
+
+/** Whether our line, written somewhere in [from, to) while others were appending too, follows a byte that is not
+ *  "\n" (it was glued to a torn fragment). Only runs when the file grew by more than our line, i.e. under
+ *  concurrent appends; reads just that span (capped: past it, the check is skipped). */
+function gluedOnto(fs, fd, from, to, line) {
+  const start = from > 0 ? from - 1 : 0;
+  const span = to - start;
+  if (span > 64 * 1024 * 1024) return false;
+  const region = Buffer.allocUnsafe(span);
+  let got = 0;
+  while (got < span) {
+    const n = fs.readSync(fd, region, got, span - got, start + got);
+    if (n <= 0) break;
+    got += n;
+  }
+  const at = region.subarray(0, got).indexOf(line);
+  if (at <= 0) return false; // not found (cannot happen for a line carrying a unique eid): nothing to repair
+  return region[at - 1] !== 0x0a;
+}
 
 /** Writes all of `bytes`, continuing after short writes. Throws { code: "SHORT" } when the kernel accepts
  *  nothing more without an error; a thrown error carries `written`, the bytes that did reach the file. */
@@ -577,22 +626,31 @@ function appendInner(fs, file, line, options, now, warnings) {
         }
         throw e;
       }
-      if (sync && st.isFile()) fs.fdatasyncSync(fd);
-      if (st.isFile() && attempt === 0) {
-        // Deleted underneath (between our open and our write): the line went to an orphaned inode. Write it
-        // again to whatever now lives at the path. (Renamed underneath needs nothing: the line is complete
-        // in the archive, where readers find it.)
+      if (st.isFile()) {
         const after = fs.fstatSync(fd);
-        if (after.nlink === 0) {
+        if (after.nlink === 0 && attempt === 0) {
+          // Deleted underneath (between our open and our write): the line went to an orphaned inode. Write it
+          // again to whatever now lives at the path. (Renamed underneath needs nothing: the line is complete
+          // in the archive, where readers find it.)
           warnings.push("the file was deleted during the append; wrote the line again to a new file");
           fs.closeSync(fd);
           fdOpen = false;
           continue;
         }
-      }
-      if (st.isFile()) {
+        let end = st.size + out.length;
+        if (readable && out[0] !== 0x0a && after.size !== end && gluedOnto(fs, fd, st.size, after.size, out)) {
+          // Between our tail check and our write, another writer's line was cut short (killed mid-copy, disk
+          // full) and ours landed right after its fragment. Write ours again, on a fresh line; the glued copy
+          // stays behind a fragment, where a reader sees one damaged line.
+          const again = endsClean(fs, fd, fs.fstatSync(fd).size) ? bytes : Buffer.concat([NL, bytes]);
+          writeAll(fs, fd, again);
+          warnings.push("another writer's torn line ended just before ours; wrote the line again on a fresh line");
+          out = again;
+          end = -1;
+        }
+        if (sync) fs.fdatasyncSync(fd);
         if (lastEnds.size >= 64 && !lastEnds.has(file)) lastEnds.clear();
-        lastEnds.set(file, { ino: st.ino, dev: st.dev, end: st.size + out.length });
+        lastEnds.set(file, { ino: st.ino, dev: st.dev, end });
       }
       return { ok: true, file, bytes: out.length, rotated };
     } finally {

@@ -165,16 +165,15 @@ test("two rotators racing for one file: only the one holding the lock renames, n
   let inner = true;
   const seam = {
     ...fs,
-    openSync: (p, flags, mode) => {
-      // Just as our writer creates the lock, a second writer (same size view) tries to rotate too.
-      if (inner && p === f + ".lock") {
+    linkSync: (from, to) => {
+      // Just as our writer takes the lock, a second writer (same size view) tries to rotate too.
+      const r = fs.linkSync(from, to);
+      if (inner && to === f + ".lock") {
         inner = false;
-        const fd = fs.openSync(p, flags, mode);
         const other = appendLine(f, line(1), { ...quiet, maxBytes: 100 });
         assert.equal(other.rotated, false, "the second writer saw the lock and did not rotate");
-        return fd;
       }
-      return fs.openSync(p, flags, mode);
+      return r;
     },
   };
   assert.equal(appendLine(f, line(2), { ...quiet, maxBytes: 100, fs: seam }).rotated, true);
@@ -198,4 +197,21 @@ test("a failed rotation keeps appending to the old file with a warning", () => {
   assert.match(r.warnings.join(), /rotation failed.*EPERM/);
   assert.equal(lines(f).length, 2);
   assert.equal(fs.existsSync(f + ".lock"), false);
+});
+
+test("the lock never exists without its holder's pid in it, and no lock litter is left", () => {
+  const d = tmpdir();
+  const f = path.join(d, "rec.jsonl");
+  fs.writeFileSync(f, line(0, 200));
+  let seen = null;
+  const seam = {
+    ...fs,
+    renameSync: (a, b) => {
+      if (a === f) seen = fs.readFileSync(f + ".lock", "utf8"); // inside the critical section
+      return fs.renameSync(a, b);
+    },
+  };
+  assert.equal(appendLine(f, line(1), { ...quiet, maxBytes: 100, fs: seam }).rotated, true);
+  assert.equal(JSON.parse(seen).pid, process.pid);
+  assert.deepEqual(fs.readdirSync(d).filter((n) => n.includes(".lock")), []);
 });

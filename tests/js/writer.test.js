@@ -201,3 +201,33 @@ test("quarantine sibling names", () => {
   assert.equal(quarantinePath("/a/x.log"), "/a/x.quarantine.jsonl");
   assert.equal(DEFAULT_MAX_BYTES, 16 * 1024 * 1024);
 });
+
+test("a line that lands right after another writer's torn fragment is written again on a fresh line", () => {
+  for (const [intruder, glued] of [
+    ['{"ts":"torn-by-a-kill', true], // a fragment: ours is glued to it
+    ['{"other":"complete"}\n', false], // a complete line: nothing to repair
+  ]) {
+    const f = path.join(tmpdir(), "r.jsonl");
+    fs.writeFileSync(f, '{"first":1}\n');
+    let once = true;
+    const seam = fsWith({
+      writeSync: (fd, ...rest) => {
+        if (once) {
+          once = false;
+          fs.appendFileSync(f, intruder); // after our tail check, before our write
+        }
+        return fs.writeSync(fd, ...rest);
+      },
+    });
+    const line = '{"ts":"2026-01-01T00:00:00.000Z","eid":"0123456789abc","n":2}\n';
+    const r = appendLine(f, line, { ...quiet, fs: seam });
+    assert.equal(r.ok, true);
+    if (glued) {
+      assert.match(r.warnings.join(), /torn line ended just before ours/);
+      assert.deepEqual(lines(f), ['{"first":1}', '{"ts":"torn-by-a-kill' + line.trimEnd(), line.trimEnd()]);
+    } else {
+      assert.equal(r.warnings, undefined);
+      assert.deepEqual(lines(f), ['{"first":1}', '{"other":"complete"}', line.trimEnd()]);
+    }
+  }
+});
