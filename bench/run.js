@@ -85,6 +85,30 @@ async function partInproc() {
     }
     out[sync ? "sync" : "nosync"] = { record: stats(a), bare: stats(b) };
   }
+  // Where the time goes: each stage alone, same entry, medians.
+  const { Core } = await import(pathToFileURL(path.join(ROOT, "plugin", "core.js")));
+  const { gitContext } = await import(pathToFileURL(path.join(ROOT, "plugin", "context.js")));
+  const { appendLine } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer.js")));
+  const core = new Core(undefined);
+  core.setContext({ capture: "cli", stamps: { pwd: ROOT, ...gitContext(ROOT) } });
+  const stamped = core.record(ENTRY_1K, Date.now()).line;
+  const stage = (fn) => {
+    for (let i = 0; i < 500; i++) fn();
+    const xs = [];
+    for (let i = 0; i < iters; i++) {
+      const t = performance.now();
+      fn();
+      xs.push(performance.now() - t);
+    }
+    return stats(xs);
+  };
+  out.stages = {
+    core: stage(() => core.record(ENTRY_1K, Date.now())),
+    git: stage(() => gitContext(ROOT)),
+    writer: stage(() => appendLine(path.join(d, "stage.jsonl"), stamped, { sync: false, statusFile: false })),
+    bare: stage(() => fs.appendFileSync(path.join(d, "stage-bare.jsonl"), stamped)),
+  };
+  out.stampedBytes = Buffer.byteLength(stamped);
   fs.rmSync(d, { recursive: true, force: true });
   out.entryBytes = Buffer.byteLength(line);
   return out;
@@ -241,6 +265,19 @@ async function main() {
     }
   }
   md.push("", "Target (issue 2): median within 3× the bare append (aim 2×), compared without sync on both sides.", "");
+  md.push("Where the time goes (each stage alone, medians, µs; the stamped line is " + inproc[rts[0][0]].stampedBytes + " bytes):", "");
+  md.push("| runtime | core.record() (wasm: parse, stamp, id, redact, boundary) | git facts (2-3 stats) | writer appendLine() | bare appendFileSync of the stamped line |", "|---|---|---|---|---|");
+  for (const [name] of rts) {
+    const g = inproc[name].stages;
+    md.push(`| ${name} | ${us(g.core.median)} | ${us(g.git.median)} | ${us(g.writer.median)} | ${us(g.bare.median)} |`);
+  }
+  md.push(
+    "",
+    "The writer costs open + fstat + (pread when another process wrote last) + write + fstat (was the file deleted",
+    "underneath?) + close, against open + write + close for the bare append; the core call alone is about twice the",
+    "bare append, so with it the 3× target cannot be met by the JS edge alone.",
+    "",
+  );
 
   // 2. load time
   md.push("### Module load", "");
