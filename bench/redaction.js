@@ -1,0 +1,457 @@
+#!/usr/bin/env node
+// Redaction throughput through the wasm boundary (issue 4, "Performance"), written into BENCHMARKS.md between
+// <!-- redaction-bench:start --> and <!-- redaction-bench:end --> (other sections are left alone).
+// Run: `node bench/redaction.js [--quick] [--no-write]`. The parent runs the measurements in a child of each
+// runtime (Node: this process's node; Bun: node_modules/.bin/bun), then writes one table.
+//
+// What is measured, per runtime, on 1 KiB and 1 MiB of log-like text (clean, and with secrets):
+//  * the core: `Core.record(input, now)` (plugin/core.js) with redaction on and with `redact: false`, the input
+//    being the text as a JSON entry `{"tool":"bash","output":<text>}` (how tool output is recorded: the line holds
+//    the text once) and, second, the bare text (the core reads it as text or loose `key: value` and keeps it in
+//    `raw` too, so the line holds it twice). The core has no export that redacts alone, so redaction's own cost
+//    is the paired difference on − off (same input, same round). MB/s = 10^6 bytes of text per second.
+//  * the JS baseline: the same rule set as one JS RegExp per built-in rule (JS_RULES below, written for this
+//    bench, approximating crate/src/redact/rules.rs), applied rule after rule with String.replace to the text.
+//  * the whole pipeline: `record()` of plugin/recorder.js (target, git facts, core, writer, status record on) with
+//    a 1 KiB entry, alternated with a bare `fs.appendFileSync` of a 1 KiB line, as bench/run.js does.
+// Timings are medians over rounds after warm-up: core on and off alternate within a round; the JS pass runs in its own
+// phase (its garbage would otherwise be collected inside a core measurement).
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const SELF = fileURLToPath(import.meta.url);
+export const ROOT = path.resolve(path.dirname(SELF), "..");
+const BUN = path.join(ROOT, "node_modules", ".bin", "bun");
+const QUICK = process.argv.includes("--quick");
+
+/** Fixture lines with every `{{+}}` removed (it splits token prefixes so the files do not look like leaks). */
+export function fixtures(name) {
+  const text = fs.readFileSync(path.join(ROOT, "tests", "fixtures", "redaction", name), "utf8");
+  return text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l.replaceAll("{{+}}", "")));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Log-like text: the words that defeat keyword prefilters (token, key, password, secret, auth, ://) on every line,
+// but no secret. bench/redaction.js checks through the core that the clean text gets no redaction at all.
+
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const USERS = ["alice", "bob", "carol", "dave", "erin", "frank"];
+const hex = (r, n) => Array.from({ length: n }, () => "0123456789abcdef"[Math.floor(r() * 16)]).join("");
+
+const TEMPLATES = [
+  (r, ts) => `${ts} INFO  auth.refresh: token refresh ok for user ${USERS[Math.floor(r() * 6)]} (expires in 3600s, request ${hex(r, 8)})`,
+  (r, ts) => `${ts} DEBUG http: GET https://api.example.com/v1/items?page=${Math.floor(r() * 90)} -> 200 in ${Math.floor(r() * 80)}ms`,
+  (r, ts) => `${ts} WARN  password policy: minimum length 12 not met for ${Math.floor(r() * 9)} users; sending reset emails`,
+  () => `    at verifyToken (src/auth/token.ts:41:13)`,
+  () => `    at KeyStore.load (src/crypto/keys.ts:118:9)`,
+  (r) => `commit ${hex(r, 40)} rotate signing key, update api key docs`,
+  (r, ts) => `${ts} INFO  cache: key user:${Math.floor(r() * 9999)}:profile hit, ttl 300s`,
+  (r) => `test auth/token_test.go: TestTokenExpiry PASS (0.0${Math.floor(r() * 9)}s)`,
+  (r) => `{"level":"info","msg":"token validated","key_id":"k-${Math.floor(r() * 99)}","max_tokens":4096,"secret_name":"db-main"}`,
+  (r, ts) => `${ts} ERROR db: password authentication failed for user "app" (attempt ${Math.floor(r() * 5)})`,
+  (r) => `diff --git a/src/auth/secret.rs b/src/auth/secret.rs\nindex ${hex(r, 7)}..${hex(r, 7)} 100644`,
+  (r, ts) => `${ts} INFO  oauth: exchanged authorization code for an access token, scope "read write", id ${hex(r, 12)}`,
+];
+
+/** Clean log-like text of exactly `bytes` bytes (ASCII). Deterministic. */
+export function cleanLog(bytes, seed = 1) {
+  const r = rng(seed);
+  let out = "";
+  let t = Date.UTC(2026, 10, 29, 10, 0, 0);
+  while (out.length < bytes) {
+    t += Math.floor(r() * 900);
+    out += TEMPLATES[Math.floor(r() * TEMPLATES.length)](r, new Date(t).toISOString()) + "\n";
+  }
+  return out.slice(0, bytes);
+}
+
+/** The same log with a positive fixture's input as a line every `every` lines (cycling through all the rules'
+ *  fixtures), trimmed to `bytes` at a line end. Returns { text, secrets } (the fake secrets it holds). */
+export function secretLog(bytes, every = 16, seed = 2) {
+  const positives = fixtures("positives.jsonl").filter((p) => p.mode !== "json");
+  const r = rng(seed);
+  const lines = [];
+  const secrets = [];
+  let size = 0;
+  let t = Date.UTC(2026, 10, 29, 10, 0, 0);
+  let k = 0;
+  for (let i = 0; size < bytes; i++) {
+    let line;
+    let secret = null;
+    if (i % every === every - 1) {
+      const p = positives[(k * 37) % positives.length]; // stride through rules, not fixture order
+      k++;
+      line = p.input;
+      secret = p.secret;
+    } else {
+      t += Math.floor(r() * 900);
+      line = TEMPLATES[Math.floor(r() * TEMPLATES.length)](r, new Date(t).toISOString());
+    }
+    if (size + line.length + 1 > bytes) {
+      lines.push(cleanLog(bytes - size, seed + 7 + i));
+      break;
+    }
+    lines.push(line);
+    if (secret) secrets.push(secret);
+    size += Buffer.byteLength(line) + 1;
+  }
+  return { text: lines.join("\n").slice(0, bytes), secrets };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The JS baseline: the built-in rules as one JS RegExp each, applied rule after rule with String.replace. These
+// APPROXIMATE the hand-written Rust matchers in crate/src/redact/rules.rs (same prefixes, lengths and key names;
+// no character-mix, placeholder or entropy filters, no JSON-escape awareness), so they are, if anything, less work
+// than the Rust rules. Where a rule has a group, only group 1 is replaced.
+
+const KEYWORDS = "password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret|credentials?|auth";
+export const JS_RULES = [
+  ["aws-access-key-id", /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b/g],
+  ["aws-secret-access-key", /(?:aws_secret_access_key|SecretAccessKey|\b(?:AKIA|ASIA)[A-Z0-9]{16})["']?[\s:=,]+["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi],
+  ["gcp-api-key", /\bAIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g],
+  ["private-key", /-----BEGIN [A-Z ]*PRIVATE KEY-----(?:\\n|\s)([\s\S]*?)(?:\\n|\s)-----END [A-Z ]*PRIVATE KEY-----|"private_key"\s*:\s*"([^"]{16,})"/g],
+  ["azure-connection-string", /(?:AccountKey|SharedAccessKey|SharedAccessSignature)=([^;"'\s]+)/gi],
+  ["github-token", /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g],
+  ["github-fine-grained-pat", /\bgithub_pat_[A-Za-z0-9_]{40,}/g],
+  ["gitlab-token", /\bgl(?:pat|dt|rt|ptt|ft|imt|agent|soat|cbt|oas)-[A-Za-z0-9_.-]{20,}/g],
+  ["slack-token", /\b(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}/g],
+  ["slack-webhook", /hooks\.slack\.com\/services\/([A-Za-z0-9/_-]+)/g],
+  ["stripe-key", /\b(?:(?:sk|rk)_(?:live|test)|whsec)_[A-Za-z0-9]{16,}\b/g],
+  ["twilio-key", /\b(?:SK|AC)[0-9a-f]{32}\b/g],
+  ["sendgrid-api-key", /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}/g],
+  ["openai-api-key", /\bsk-(?!ant-)[A-Za-z0-9_-]{32,}/g],
+  ["anthropic-api-key", /\bsk-ant-[A-Za-z0-9_-]{32,}/g],
+  ["npm-token", /\bnpm_[A-Za-z0-9]{36}\b/g],
+  ["pypi-token", /\bpypi-AgE[A-Za-z0-9_-]{40,}/g],
+  ["jwt", /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}/g],
+  ["url-credentials", /\b[a-z][a-z0-9+.-]{0,20}:\/\/[^\s:/@"']{1,64}:([^\s@/"']{1,128})@/gi],
+  ["url-signature", /[?&](?:sig|X-Amz-Signature)=([^&\s"']+)/gi],
+  ["authorization-header", /\bAuthorization["']?\s*[:=]\s*["']?(?:Bearer|Basic|Token|Digest|Bot)\s+([A-Za-z0-9._~+/=-]+)/gi],
+  ["bearer-token", /\bBearer\s+([A-Za-z0-9._~+/-]{16,}=*)/g],
+  // a keyword at a word start, not a `secret_name`/`token_count`-like neighbour; a value of 6+ non-space characters
+  ["secret-assignment", new RegExp(`(?<![A-Za-z])(?:${KEYWORDS})(?![_-]?(?:name|id|count|type|url|path|file|expir|refresh|s\\b))[A-Za-z0-9_]*["']?\\s*(?:=|:|=>)\\s*["']?([^\\s"',;]{6,})`, "gi")],
+  ["db-key-echo", new RegExp(`Key \\([^)]*(?:${KEYWORDS})[^)]*\\)=\\(([^)]*)\\)|Duplicate entry '([^']*)' for key '[^']*(?:${KEYWORDS})`, "gi")],
+];
+
+/** Applies every JS rule in turn; returns { text, count }. */
+export function jsRedact(text) {
+  let count = 0;
+  for (const [id, re] of JS_RULES) {
+    const marker = `[REDACTED:${id}]`;
+    text = text.replace(re, (m, ...groups) => {
+      if (m.startsWith("[REDACTED:")) return m;
+      const g = groups.slice(0, -2).find((x) => typeof x === "string" && x !== "");
+      count++;
+      if (!g) return marker;
+      const at = m.lastIndexOf(g);
+      return m.slice(0, at) + marker + m.slice(at + g.length);
+    });
+  }
+  return { text, count };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Measurement (child)
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : NaN;
+}
+
+/** A typical 1 KiB JSON entry, as an agent writes it: 1024 bytes with its newline (the shape bench/run.js uses). */
+function entry1k(extra = "") {
+  const base = {
+    category: "tool lied",
+    finding: "grep -c counts matching lines, not matches; the test counted 3 where there were 7 occurrences. " + extra,
+    result: "switched to grep -o | wc -l and the count matched",
+    sentiment: ["surprise", "relief"],
+    confidence: "high",
+  };
+  const pad = 1023 - JSON.stringify(base).length;
+  base.finding += "details ".repeat(Math.ceil(pad / 8)).slice(0, pad);
+  return JSON.stringify(base);
+}
+
+/** Runs each of `fns` once per round, in turn, `rounds` times; returns per-fn arrays of ms per call. */
+function rounds(fns, n, perSample) {
+  const times = fns.map(() => []);
+  for (let r = 0; r < n; r++) {
+    for (let f = 0; f < fns.length; f++) {
+      const t = performance.now();
+      for (let i = 0; i < perSample; i++) fns[f]();
+      times[f].push((performance.now() - t) / perSample);
+    }
+  }
+  return times;
+}
+
+async function child() {
+  const { Core, coreLoadError } = await import(pathToFileURL(path.join(ROOT, "plugin", "core.js")));
+  const { record } = await import(pathToFileURL(path.join(ROOT, "plugin", "recorder.js")));
+  if (coreLoadError()) throw new Error(`core not loaded: ${coreLoadError()} (run scripts/build.sh)`);
+  const ctx = { capture: "cli", stamps: { pwd: ROOT, repo: ROOT } };
+  const on = new Core();
+  const off = new Core({ redact: false });
+  on.setContext(ctx);
+  off.setContext(ctx);
+  const now = Date.UTC(2026, 10, 29, 10, 0, 0);
+  const out = { runtime: typeof Bun !== "undefined" ? `Bun ${Bun.version}` : `Node ${process.versions.node}`, cases: [] };
+
+  for (const size of [1024, 1 << 20]) {
+    for (const kind of ["clean", "secrets"]) {
+      // 1 KiB holds ~10 lines: a fixture line every 3rd there (2-3 secrets), every 16th in 1 MiB
+      const { text, secrets } = kind === "clean" ? { text: cleanLog(size), secrets: [] } : secretLog(size, size <= 4096 ? 3 : 16);
+      const bytes = Buffer.byteLength(text);
+      for (const shape of ["json", "text"]) {
+        const input = shape === "json" ? JSON.stringify({ tool: "bash", output: text }) : text;
+        // correctness first: clean text gets no redaction, every secret goes, off leaves them
+        const o = on.record(input, now);
+        if (kind === "clean" && o.redactions !== 0) throw new Error(`clean ${size} ${shape}: ${o.redactions} redactions`);
+        const leaked = secrets.filter((s) => o.line.includes(s) || o.line.includes(JSON.stringify(s).slice(1, -1)));
+        if (leaked.length) throw new Error(`${size} ${shape}: ${leaked.length} secrets survived, e.g. ${leaked[0]}`);
+        if (off.record(input, now).redactions !== 0) throw new Error("redact:false redacted");
+        const js = jsRedact(text);
+        const big = size > 4096;
+        const n = big ? (QUICK ? 7 : 41) : QUICK ? 11 : 31;
+        const per = big ? 1 : QUICK ? 100 : 400;
+        // warm-up
+        // The core's on/off pairs and the JS pass run in separate phases, so the garbage the JS pass leaves (a new
+        // string per rule) is not collected inside a core measurement.
+        const fOn = () => on.record(input, now);
+        const fOff = () => off.record(input, now);
+        rounds([fOn, fOff], big ? 3 : 10, per);
+        const [tOn, tOff] = rounds([fOn, fOff], n, per);
+        rounds([() => jsRedact(text)], big ? 3 : 10, per);
+        const [tJs] = rounds([() => jsRedact(text)], n, per);
+        const diff = median(tOn.map((t, i) => t - tOff[i]));
+        const mbps = (ms) => bytes / 1e6 / (ms / 1000);
+        out.cases.push({
+          size,
+          kind,
+          shape,
+          bytes,
+          lineBytes: Buffer.byteLength(o.line),
+          redactions: o.redactions,
+          jsRedactions: js.count,
+          secrets: secrets.length,
+          msOn: median(tOn),
+          msOff: median(tOff),
+          msRedact: diff,
+          msJs: median(tJs),
+          mbpsOn: mbps(median(tOn)),
+          mbpsRedact: mbps(diff),
+          mbpsJs: mbps(median(tJs)),
+          rounds: n,
+          callsPerRound: per,
+        });
+      }
+    }
+  }
+
+  // Whole pipeline: record() of a 1 KiB entry vs a bare fs.appendFileSync of a 1 KiB line, alternating.
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), "bench-redact-"));
+  const statusFile = path.join(d, "state", "status.json");
+  const gh = "gh" + "p_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+  const entries = { clean: entry1k(), secret: entry1k(`the log had password=Hunter2Secret99 and ${gh} in it. `) };
+  const pairs = QUICK ? 2000 : 8000;
+  out.pipeline = {};
+  for (const [name, e, redact] of [["clean", entries.clean, undefined], ["secret", entries.secret, undefined], ["clean, redact off", entries.clean, false]]) {
+    const file = path.join(d, `rec-${name.replace(/\W/g, "")}.jsonl`);
+    const bare = path.join(d, `bare-${name.replace(/\W/g, "")}.jsonl`);
+    const opts = { file, cwd: ROOT, sync: false, statusFile, redact };
+    const line = entries.clean + "\n";
+    for (let i = 0; i < 500; i++) {
+      record(e, opts);
+      fs.appendFileSync(bare, line);
+    }
+    const a = [];
+    const b = [];
+    for (let i = 0; i < pairs; i++) {
+      let t = performance.now();
+      const r = record(e, opts);
+      a.push(performance.now() - t);
+      if (r.status !== "recorded") throw new Error(`pipeline: ${r.status} ${r.reason}`);
+      t = performance.now();
+      fs.appendFileSync(bare, line);
+      b.push(performance.now() - t);
+    }
+    const last = fs.readFileSync(file, "utf8").trimEnd().split("\n").at(-1);
+    if (name === "secret" && (last.includes(gh) || last.includes("Hunter2Secret99"))) throw new Error("pipeline: secret survived");
+    out.pipeline[name] = { recordUs: median(a) * 1000, bareUs: median(b) * 1000, ratio: median(a) / median(b), pairs, entryBytes: Buffer.byteLength(e) + 1 };
+  }
+  fs.rmSync(d, { recursive: true, force: true });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Orchestration (parent)
+
+function runChild(runtime) {
+  const args = [SELF, "--child", ...(QUICK ? ["--quick"] : [])];
+  const r = spawnSync(runtime, args, { encoding: "utf8", maxBuffer: 1 << 26, cwd: ROOT });
+  if (r.status !== 0) throw new Error(`${runtime} child failed (${r.status}): ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split("\n").at(-1));
+}
+
+const f1 = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+const f2 = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const sizeName = (s) => (s === 1024 ? "1 KiB" : "1 MiB");
+
+function section(results) {
+  const date = new Date().toISOString().slice(0, 10);
+  const cpu = os.cpus();
+  const L = [];
+  L.push("## Redaction (issue 4)");
+  L.push("");
+  L.push(
+    `Measured by \`node bench/redaction.js\` on ${date}, ${cpu.length} cores (${(cpu[0]?.model ?? "?").trim()}), in process, ` +
+      `each runtime in its own child; load average at the start ${os.loadavg().map((x) => x.toFixed(2)).join(" / ")} (other sessions share the machine, ` +
+      `so expect ±25% between runs). Throughput in MB/s (10^6 bytes of text per second), medians over alternating rounds ` +
+      `(1 MiB: ${results[0].cases.find((c) => c.size > 1024).rounds} rounds of 1 call; 1 KiB: ${results[0].cases.find((c) => c.size === 1024).rounds} rounds of ` +
+      `${results[0].cases.find((c) => c.size === 1024).callsPerRound} calls).`,
+  );
+  L.push("");
+  L.push(
+    "Inputs: log-like text (timestamps, stack frames, URLs, commit ids, JSON log lines) in which every line says token, key, " +
+      "password, secret or auth — so no keyword prefilter can skip it — and no secret (the bench checks the core redacts nothing in it); " +
+      "\"secrets\" is the same text with one line in 16 (1 KiB: one in 3) taken from a positive fixture (every rule; 1 MiB holds " +
+      `${results[0].cases.find((c) => c.size > 1024 && c.kind === "secrets").secrets} fake secrets, the bench checks none survives).`,
+  );
+  L.push("");
+  L.push(
+    "**core, redact on** is the whole `Core.record()` call through the wasm boundary (parse, stamp, id, redaction, string in and out) " +
+      "with redaction on; **redaction alone** is the paired difference between that and the same call with `redact: false` (the core " +
+      "exports nothing that redacts alone, and crate/ was not changed for the bench). **JS RegExp** is the same 24 rules written as one JS " +
+      "`RegExp` each (in bench/redaction.js; approximations of the Rust matchers, without their character-mix, placeholder and key-name " +
+      "filters), run rule after rule with `String.replace` on the same text in the same process. Input shape: the text as a JSON entry " +
+      "`{\"tool\":\"bash\",\"output\":…}` (the line holds it once); rows marked *text* pass the bare text, which the core keeps as `raw` " +
+      "and reads as text or loose `key: value` too, so the line holds it about twice.",
+  );
+  L.push("");
+  const rts = results.map((r) => r.runtime);
+  L.push(`| input | ${rts.map((r) => `${r}: core, redact on | redaction alone | JS RegExp | redaction ÷ JS`).join(" | ")} |`);
+  L.push(`|---|${rts.map(() => "---:|---:|---:|---:").join("|")}|`);
+  const keys = results[0].cases.map((c) => [c.size, c.kind, c.shape]);
+  for (const [size, kind, shape] of keys) {
+    const cells = results.map((r) => {
+      const c = r.cases.find((x) => x.size === size && x.kind === kind && x.shape === shape);
+      const bold = size > 1024 && shape === "json";
+      const b = (s) => (bold ? `**${s}**` : s);
+      return `${f1(c.mbpsOn)} | ${b(f1(c.mbpsRedact))} | ${f1(c.mbpsJs)} | ${b(f1(c.mbpsRedact / c.mbpsJs) + "×")}`;
+    });
+    L.push(`| ${sizeName(size)} ${kind}${shape === "text" ? ", *text*" : ""} | ${cells.join(" | ")} |`);
+  }
+  L.push("");
+  L.push("Per call, milliseconds (median): core with redaction on / off, and the JS RegExp pass.");
+  L.push("");
+  L.push(`| input | ${rts.map((r) => `${r}: on | off | JS`).join(" | ")} |`);
+  L.push(`|---|${rts.map(() => "---:|---:|---:").join("|")}|`);
+  for (const [size, kind, shape] of keys) {
+    const cells = results.map((r) => {
+      const c = r.cases.find((x) => x.size === size && x.kind === kind && x.shape === shape);
+      const f = (x) => (x < 0.1 ? x.toFixed(4) : x.toFixed(2));
+      return `${f(c.msOn)} | ${f(c.msOff)} | ${f(c.msJs)}`;
+    });
+    L.push(`| ${sizeName(size)} ${kind}${shape === "text" ? ", *text*" : ""} | ${cells.join(" | ")} |`);
+  }
+  L.push("");
+  L.push(
+    "Whole pipeline: `record()` (plugin/recorder.js: target, git facts, core, writer, status record on, no fsync) of a 1 KiB entry, " +
+      "alternated with a bare `fs.appendFileSync` of a 1 KiB line, microseconds (median), after 500 warm-up pairs " +
+      `(${results[0].pipeline.clean.pairs} pairs). bench/run.js measures the same ratio in its writer section.`,
+  );
+  L.push("");
+  L.push(`| entry | ${rts.map((r) => `${r}: record() | bare append | ratio`).join(" | ")} |`);
+  L.push(`|---|${rts.map(() => "---:|---:|---:").join("|")}|`);
+  for (const name of Object.keys(results[0].pipeline)) {
+    const cells = results.map((r) => {
+      const p = r.pipeline[name];
+      return `${f2(p.recordUs)} | ${f2(p.bareUs)} | ${p.ratio.toFixed(2)}×`;
+    });
+    L.push(`| 1 KiB, ${name} | ${cells.join(" | ")} |`);
+  }
+  L.push("");
+  const node = results[0];
+  const big = node.cases.find((c) => c.size > 1024 && c.kind === "secrets" && c.shape === "json");
+  const bigClean = node.cases.find((c) => c.size > 1024 && c.kind === "clean" && c.shape === "json");
+  const minRatioOf = (r) => Math.min(...r.cases.filter((c) => c.size > 1024 && c.shape === "json").map((c) => c.mbpsRedact / c.mbpsJs));
+  const minRatio = minRatioOf(node);
+  const pipe = node.pipeline.clean.ratio;
+  L.push("Targets (issue 4), Node, 1 MiB JSON entry:");
+  L.push(
+    `- ≥ 200 MB/s (redaction alone): ${f1(bigClean.mbpsRedact)} (clean) / ${f1(big.mbpsRedact)} (secrets) MB/s; the whole core call with ` +
+      `redaction on ${f1(bigClean.mbpsOn)} / ${f1(big.mbpsOn)} MB/s — ${Math.min(bigClean.mbpsRedact, big.mbpsRedact) >= 200 ? "met for redaction alone" : "**not met**"}${Math.min(bigClean.mbpsOn, big.mbpsOn) >= 200 ? "" : " (not by the whole call)"}.`,
+  );
+  L.push(
+    `- ≥ 10× the JS RegExp baseline (redaction alone ÷ JS): lowest ratio on 1 MiB ${minRatio.toFixed(1)}× in Node ` +
+      `(${results.slice(1).map((r) => `${minRatioOf(r).toFixed(1)}× in ${r.runtime}`).join(", ") || "no Bun run"}) — ${minRatio >= 10 ? "met" : "**not met**"}.`,
+  );
+  L.push(`- 1 KiB entry through the whole pipeline within 3× a bare append: ${pipe.toFixed(2)}× in Node — ${pipe <= 3 ? "met" : "**not met**"}.`);
+  const p = node.pipeline;
+  L.push("");
+  L.push(
+    `Notes: redaction's share of a 1 KiB entry through the pipeline is the clean row minus the redact-off row ` +
+      `(${f2(p.clean.recordUs - p["clean, redact off"].recordUs)} µs in Node); with redaction off the pipeline is still ` +
+      `${p["clean, redact off"].ratio.toFixed(2)}× the bare append, so the 3× target is missed by the rest of the path too. ` +
+      `The JS baseline here is 24 rules, not the 98 of ../shared/TOOLCHAIN.md, and V8/JSC scan clean text fast when few rules can ` +
+      `start a match; on secret-laden text, where its replacements run, the core's lead is largest. On the shared fixtures the ` +
+      `bench's JS rules catch ${jsFixtureScore()} (the core's figures: \`node bench/redaction-report.js\`).`,
+  );
+  return L.join("\n");
+}
+
+/** How the JS baseline does on the shared fixtures (recall; false positives), to show it is a comparable rule set. */
+function jsFixtureScore() {
+  const pos = fixtures("positives.jsonl");
+  const neg = fixtures("negatives.jsonl");
+  const caught = pos.filter((p) => !jsRedact(p.input).text.includes(p.secret)).length;
+  const fp = neg.filter((n) => jsRedact(n.input).count > 0).length;
+  return `${((100 * caught) / pos.length).toFixed(1)}% of the positives with ${((100 * fp) / neg.length).toFixed(1)}% false positives`;
+}
+
+function writeSection(text) {
+  const file = path.join(ROOT, "BENCHMARKS.md");
+  const start = "<!-- redaction-bench:start -->";
+  const end = "<!-- redaction-bench:end -->";
+  const cur = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
+  const block = `${start}\n${text}\n${end}`;
+  const i = cur.indexOf(start);
+  const j = cur.indexOf(end);
+  const next = i >= 0 && j > i ? cur.slice(0, i) + block + cur.slice(j + end.length) : cur.replace(/\n*$/, "\n\n") + block + "\n";
+  fs.writeFileSync(file, next);
+}
+
+async function main() {
+  if (process.argv.includes("--child")) {
+    process.stdout.write(JSON.stringify(await child()) + "\n");
+    return;
+  }
+  // The first child is always Node (this process's own when run by Node, `node` on PATH when run by Bun).
+  const results = [runChild(typeof Bun !== "undefined" ? "node" : process.execPath)];
+  if (fs.existsSync(BUN)) results.push(runChild(BUN));
+  else console.error(`no Bun at ${BUN}: Node only`);
+  const text = section(results);
+  console.log(text);
+  if (!process.argv.includes("--no-write")) {
+    writeSection(text);
+    console.error("\nwritten to BENCHMARKS.md (redaction-bench section)");
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === SELF) await main();
