@@ -16,7 +16,7 @@ export interface CoreContext {
 export interface CoreOptions {
   /** Secret redaction; on unless explicitly false. */
   redact?: boolean;
-  /** Extra redaction patterns (regular expressions), each reported as rule `custom:<index>`. */
+  /** Extra redaction patterns (regular expressions), each reported as rule `custom-<n>` (n counts from 1). */
   redactPatterns?: string[];
   /** Literals that are never redacted. */
   allow?: string[];

@@ -10,7 +10,7 @@
 //! never written a second time: the caller's value stands.
 
 use crate::json::{self, encode_string, string_token};
-use crate::redact::Redactor;
+use crate::redact::{Hit, Redactor};
 use crate::{b64, loose, relaxed, stamp};
 
 /// The input as it arrived at the boundary.
@@ -133,7 +133,10 @@ fn text(t: &str, now: f64, random: [u8; 8], ctx: &Context, redactor: &Redactor) 
             return line.finish(Target::Main, "json-value", None, Vec::new(), ctx, redactor);
         }
     }
-    let reading = loose::read(t);
+    // Free text is redacted as text, before it is read: a `key=value` field read out of it is still
+    // prose, not a JSON member whose key decides what its value is.
+    let (clean, hits) = redact_input(t, redactor);
+    let reading = loose::read(&clean);
     let supplied: Vec<&str> = reading.fields.iter().map(|(k, _)| k.as_str()).collect();
     let mut line = Line::new(&supplied);
     line.head(now, None, random);
@@ -141,8 +144,16 @@ fn text(t: &str, now: f64, random: [u8; 8], ctx: &Context, redactor: &Redactor) 
         line.supplied_member(&string_token(k), v);
     }
     let style = if reading.is_loose() { "loose" } else { "text" };
-    line.read_out(reading.note.as_deref(), reading.sentiment.as_deref(), t);
+    line.read_out(reading.note.as_deref(), reading.sentiment.as_deref(), &clean, hits);
     line.finish(Target::Main, style, None, Vec::new(), ctx, redactor)
+}
+
+/// Redacts verbatim text input. Its hits are reported under the key that will hold the input (`raw`).
+fn redact_input<'t>(t: &'t str, redactor: &Redactor) -> (std::borrow::Cow<'t, str>, Vec<Hit>) {
+    match redactor.redact_text(t) {
+        Some((clean, hits)) => (std::borrow::Cow::Owned(clean), hits),
+        None => (std::borrow::Cow::Borrowed(t), Vec::new()),
+    }
 }
 
 /// Input that starts with `{`: strict JSON keeps every member's bytes; near-JSON is read leniently with
@@ -171,7 +182,10 @@ fn object_like(t: &str, trimmed: &str, now: f64, random: [u8; 8], ctx: &Context,
         }
         Err(e) => e,
     };
-    // A valid object followed by more text, or a relaxed object (optionally followed by text).
+    // A valid object followed by more text, or a relaxed object (optionally followed by text). This is
+    // text, not JSON, so it is redacted as text before it is read.
+    let (clean, hits) = redact_input(t, redactor);
+    let trimmed = clean.trim();
     let read = match json::scan_prefix(trimmed, 0) {
         Ok((scanned, end)) => {
             let fields = scanned
@@ -196,7 +210,7 @@ fn object_like(t: &str, trimmed: &str, now: f64, random: [u8; 8], ctx: &Context,
     for (k, v) in &fields {
         line.supplied_member(&string_token(k), v);
     }
-    line.read_out((!rest.is_empty()).then_some(rest), None, t);
+    line.read_out((!rest.is_empty()).then_some(rest), None, &clean, hits);
     let warning = format!("not valid JSON ({strict_err}); read leniently, the verbatim input is kept in raw");
     line.finish(Target::Main, "loose", None, vec![warning], ctx, redactor)
 }
@@ -247,28 +261,25 @@ fn quarantine_with(
         line.member(k, v);
     }
     line.member("reason", &string_token(reason));
-    let mut redactions = 0;
     match raw {
         Raw::Text(t) => line.member("raw", &string_token(t)),
         Raw::Bytes { bytes, encoding } => {
             let (clean, n) = redact_bytes(bytes, redactor);
-            redactions += n;
+            line.note_hits("$.raw_b64", n);
             line.member("raw_b64", &string_token(&b64::encode(&clean)));
             line.member("raw_encoding", &string_token(encoding));
             line.member("preview", &string_token(&preview(&String::from_utf8_lossy(&clean))));
         }
         Raw::Utf16(units) => {
             let (clean, n) = redact_utf16(units, redactor);
-            redactions += n;
+            line.note_hits("$.raw_b64", n);
             let bytes: Vec<u8> = clean.iter().flat_map(|u| u.to_le_bytes()).collect();
             line.member("raw_b64", &string_token(&b64::encode(&bytes)));
             line.member("raw_encoding", &string_token("utf-16le"));
             line.member("preview", &string_token(&preview(&String::from_utf16_lossy(&clean))));
         }
     }
-    let mut out = line.finish(Target::Quarantine, "quarantine", Some(reason.to_owned()), Vec::new(), ctx, redactor);
-    out.redactions += redactions;
-    out
+    line.finish(Target::Quarantine, "quarantine", Some(reason.to_owned()), Vec::new(), ctx, redactor)
 }
 
 fn preview(s: &str) -> String {
@@ -283,13 +294,13 @@ fn preview(s: &str) -> String {
 }
 
 /// Redacts the valid UTF-8 runs of bytes that are not UTF-8 as a whole, leaving the bad bytes in place.
-fn redact_bytes(bytes: &[u8], redactor: &Redactor) -> (Vec<u8>, usize) {
+fn redact_bytes(bytes: &[u8], redactor: &Redactor) -> (Vec<u8>, Vec<Hit>) {
     let mut out = Vec::with_capacity(bytes.len());
-    let mut n = 0;
+    let mut n = Vec::new();
     for chunk in bytes.utf8_chunks() {
         match redactor.redact_text(chunk.valid()) {
             Some((clean, hits)) => {
-                n += hits.iter().map(|h| h.count).sum::<usize>();
+                n.extend(hits);
                 out.extend_from_slice(clean.as_bytes());
             }
             None => out.extend_from_slice(chunk.valid().as_bytes()),
@@ -300,14 +311,14 @@ fn redact_bytes(bytes: &[u8], redactor: &Redactor) -> (Vec<u8>, usize) {
 }
 
 /// Redacts the well-formed runs of UTF-16 with lone surrogates, leaving the surrogates in place.
-fn redact_utf16(units: &[u16], redactor: &Redactor) -> (Vec<u16>, usize) {
+fn redact_utf16(units: &[u16], redactor: &Redactor) -> (Vec<u16>, Vec<Hit>) {
     let mut out = Vec::with_capacity(units.len());
-    let mut n = 0;
+    let mut n = Vec::new();
     let mut run = String::new();
-    let flush = |run: &mut String, out: &mut Vec<u16>, n: &mut usize| {
+    let flush = |run: &mut String, out: &mut Vec<u16>, n: &mut Vec<Hit>| {
         let clean = match redactor.redact_text(run) {
             Some((clean, hits)) => {
-                *n += hits.iter().map(|h| h.count).sum::<usize>();
+                n.extend(hits);
                 clean
             }
             None => std::mem::take(run),
@@ -333,11 +344,20 @@ struct Line<'s> {
     out: String,
     supplied: &'s [&'s str],
     eid: String,
+    /// Redactions made before the content was written (text input, base64 bytes).
+    hits: Vec<Hit>,
+    /// The content was read out of text that was already redacted as text.
+    text_redacted: bool,
 }
 
 impl<'s> Line<'s> {
     fn new(supplied: &'s [&'s str]) -> Self {
-        Line { out: String::with_capacity(256), supplied, eid: String::new() }
+        Line { out: String::with_capacity(256), supplied, eid: String::new(), hits: Vec::new(), text_redacted: false }
+    }
+
+    /// Records redactions made before writing, under the path of the member that holds their result.
+    fn note_hits(&mut self, path: &str, hits: Vec<Hit>) {
+        self.hits.extend(hits.into_iter().map(|h| Hit { path: path.to_owned(), ..h }));
     }
 
     fn supplied(&self, key: &str) -> bool {
@@ -384,7 +404,7 @@ impl<'s> Line<'s> {
     }
 
     /// What the core read out of text, and the verbatim input.
-    fn read_out(&mut self, note: Option<&str>, sentiment: Option<&str>, raw: &str) {
+    fn read_out(&mut self, note: Option<&str>, sentiment: Option<&str>, raw: &str, hits: Vec<Hit>) {
         if let Some(n) = note {
             let k = self.own_key("note");
             self.member(&k, &string_token(n));
@@ -395,9 +415,12 @@ impl<'s> Line<'s> {
         }
         let k = self.own_key("raw");
         self.member(&k, &string_token(raw));
+        self.note_hits(&format!("$.{k}"), hits);
+        self.text_redacted = true;
     }
 
     fn finish(mut self, target: Target, style: &'static str, reason: Option<String>, warnings: Vec<String>, ctx: &Context, redactor: &Redactor) -> Outcome {
+        let stamps_at = self.out.len();
         if !self.supplied("capture") && !ctx.capture.is_empty() {
             let token = string_token(&ctx.capture);
             self.member("capture", &token);
@@ -411,13 +434,27 @@ impl<'s> Line<'s> {
             }
         }
         self.out.push('}');
-        let mut redactions = 0;
-        if let Some((clean, hits)) = redactor.redact_json(&self.out) {
+        if self.text_redacted {
+            // The content came from text and was redacted as text; only the stamps are left to check.
+            if self.out.len() > stamps_at + 1 {
+                let stamps = format!("{{{}", &self.out[stamps_at + 1..]);
+                if let Some((clean, hits)) = redactor.redact_json(&stamps) {
+                    self.out.truncate(stamps_at);
+                    self.out.push(',');
+                    self.out.push_str(&clean[1..]);
+                    self.hits.extend(hits);
+                }
+            }
+        } else if let Some((clean, hits)) = redactor.redact_json(&self.out) {
             self.out = clean;
+            self.hits.extend(hits);
+        }
+        let mut redactions = 0;
+        if !self.hits.is_empty() {
             self.out.pop();
             let (list_key, rules_key) = (self.own_key("redacted"), self.own_key("redaction_rules"));
             self.member(&list_key, "[");
-            for (i, h) in hits.iter().enumerate() {
+            for (i, h) in self.hits.iter().enumerate() {
                 redactions += h.count;
                 if i > 0 {
                     self.out.push(',');
@@ -568,5 +605,49 @@ mod tests {
         let out = run(&input);
         assert_eq!(out.style, "json");
         assert!(out.line.contains(&input[1..input.len() - 1]));
+    }
+
+    fn on() -> Redactor {
+        Redactor::new(&RedactOptions::default()).0
+    }
+
+    fn github_token() -> String {
+        format!("gh{}_{}", "p", "A1b2C3d4E5".repeat(4).get(..36).unwrap())
+    }
+
+    #[test]
+    fn issue4_loose_fields_are_redacted_as_text() {
+        let out = record(Input::Text("webhook_secret=correcthorse7743 level=debug"), NOW, RANDOM, &ctx(), &on());
+        assert!(!out.line.contains("correcthorse7743"), "{}", out.line);
+        assert!(out.line.contains(r#""redacted":[{"path":"$.raw","#), "{}", out.line);
+        // A word that is no secret stays, even under a secret-sounding key.
+        for benign in ["token: expired", "password: string;", "token = self.token"] {
+            let out = record(Input::Text(benign), NOW, RANDOM, &ctx(), &on());
+            assert!(!out.line.contains("REDACTED"), "{benign:?}: {}", out.line);
+        }
+    }
+
+    #[test]
+    fn issue4_base64_quarantine_lists_its_redactions() {
+        let mut bytes = format!("token {} then a bad byte ", github_token()).into_bytes();
+        bytes.push(0xff);
+        let out = record(Input::Bytes(&bytes), NOW, RANDOM, &ctx(), &on());
+        assert_eq!(out.target, Target::Quarantine);
+        assert!(out.redactions >= 1);
+        let v: serde_json::Value = serde_json::from_str(&out.line).unwrap();
+        assert_eq!(v["redacted"][0]["path"], "$.raw_b64", "{}", out.line);
+        assert!(v["redaction_rules"].is_string());
+        assert!(!v["preview"].as_str().unwrap().contains(&github_token()));
+    }
+
+    #[test]
+    fn stamps_are_redacted_too() {
+        let mut c = ctx();
+        c.stamps.push(("origin".into(), format!("https://x-access-token:{}@github.com/a/b.git", github_token())));
+        for input in ["plain words", r#"{"a":1}"#] {
+            let out = record(Input::Text(input), NOW, RANDOM, &c, &on());
+            assert!(!out.line.contains(&github_token()), "{}", out.line);
+            assert!(out.line.contains(r#""path":"$.origin""#), "{}", out.line);
+        }
     }
 }

@@ -236,14 +236,20 @@ test("stamps are redacted too: an origin URL with credentials", () => {
 
 test("idempotent: recording a redacted line's content again changes nothing", () => {
   const c = core();
+  let jsonChecked = 0;
   for (const p of [...POSITIVES, ...NEGATIVES]) {
     const first = c.record(p.input, NOW);
-    const members = supplied(first.line);
-    const again = `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`;
-    const second = c.record(again, NOW);
-    assert.equal(second.redactions, 0, `second pass redacted: ${again} -> ${second.line}`);
-    assert.deepEqual(supplied(second.line), members);
-    assert.deepEqual(second.line.match(MARKER) ?? [], again.match(MARKER) ?? [], "same markers");
+    // Same style again: a JSON entry's members re-recorded as JSON. (Fields read out of text are not
+    // JSON literals — text is redacted as text — so they are checked through `raw` below instead.)
+    if (first.style === "json") {
+      jsonChecked++;
+      const members = supplied(first.line);
+      const again = `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`;
+      const second = c.record(again, NOW);
+      assert.equal(second.redactions, 0, `second pass redacted: ${again} -> ${second.line}`);
+      assert.deepEqual(supplied(second.line), members);
+      assert.deepEqual(second.line.match(MARKER) ?? [], again.match(MARKER) ?? [], "same markers");
+    }
     // and the redacted text itself, recorded as text
     const raw = JSON.parse(first.line).raw;
     if (typeof raw === "string" && raw.includes("[REDACTED:")) {
@@ -252,6 +258,7 @@ test("idempotent: recording a redacted line's content again changes nothing", ()
       assert.deepEqual(third.line.match(MARKER).filter((m, i, a) => a.indexOf(m) === i).sort(), raw.match(MARKER).filter((m, i, a) => a.indexOf(m) === i).sort());
     }
   }
+  assert.ok(jsonChecked > 10, `only ${jsonChecked} JSON fixtures were re-recorded`);
 });
 
 test("markers never trigger rules, even next to key names", () => {

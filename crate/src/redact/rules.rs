@@ -919,6 +919,11 @@ pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
             return false;
         }
     }
+    // A token, key or secret is never a short lower-case word, even as a JSON literal: `"token": "expired"`
+    // is a state. Passwords can be words, so they stay strict.
+    if mode == Mode::Literal && family != Family::Password && v.len() <= 16 && v.iter().all(u8::is_ascii_lowercase) {
+        return false;
+    }
     if contains_marker(v) || is_placeholder(v) {
         return false;
     }
@@ -1151,6 +1156,8 @@ mod tests {
             assert!(!accept_value(v.as_bytes(), Mode::Bare, Family::Secret), "{v}");
         }
         assert!(accept_value(b"hunter", Mode::Literal, Family::Password));
+        assert!(!accept_value(b"expired", Mode::Literal, Family::Secret));
+        assert!(!accept_value(b"revoked", Mode::Literal, Family::Secret));
         assert!(accept_value(b"12345678", Mode::Literal, Family::Password));
         assert!(!accept_value(b"12345678", Mode::Literal, Family::Secret));
     }
