@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# `npm run bench`: builds the wasm core, then runs the benchmarks, each of which rewrites its own section of
-# BENCHMARKS.md (between its <!-- ...:start --> / <!-- ...:end --> markers):
-#   bench/run.js     the writer, core + writer in process, CLI process, many processes, rotation (Node and Bun)
-#   bench/plugin.js  the opencode plugin's hooks (when present)
-# Pass --quick to bench/run.js for a short smoke run: `bash scripts/bench.sh --quick`.
+# `npm run bench`: builds the wasm core, then runs every benchmark. Each rewrites only its own section of
+# BENCHMARKS.md (between its <!-- ...:start --> / <!-- ...:end --> markers), and each measures its
+# baseline in the same run:
+#   bench/run.js        core + writer in process, module load, .wasm size, CLI process, many processes, rotation
+#   bench/plugin.js     the opencode plugin: record tool execute, hook overhead on a bash call
+#   bench/redaction.js  redaction throughput through wasm vs the same rules as JS RegExp (Node and Bun)
+#   bench/read.js       record read over a 100 MiB multi-segment fixture, resume from a cursor
+#   bench/hosts.js      hook-mode process time vs a bare runtime start, MCP round trip
+# Pass --quick for a short smoke run of bench/run.js only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x node_modules/.bin/bun ] || npm ci --no-audit --no-fund
 bash scripts/build.sh
 node bench/run.js "$@"
-if [ -f bench/plugin.js ] && [ "${1:-}" != "--quick" ]; then
-  node bench/plugin.js
-fi
+[ "${1:-}" = "--quick" ] && exit 0
+node bench/plugin.js
+node bench/redaction.js
+node bench/read.js
+node bench/hosts.js

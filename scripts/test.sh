@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*" >&2; }
 
 step "install"
-[ -x node_modules/.bin/bun ] && [ -x node_modules/.bin/opencode ] || npm ci --no-audit --no-fund
+[ -x node_modules/.bin/bun ] && [ -x node_modules/.bin/opencode ] && [ -x node_modules/.bin/claude ] \
+  && [ -x node_modules/.bin/codex ] && [ -d node_modules/@modelcontextprotocol/sdk ] || npm ci --no-audit --no-fund
 bash scripts/build.sh
 
 step "rust: native"
@@ -22,3 +23,5 @@ step "js: bun"
 node_modules/.bin/bun test --timeout 120000 tests/js/
 step "e2e: the plugin inside the real opencode"
 bash tests/e2e/run.sh
+step "e2e: real Claude Code and Codex with hook mode and the MCP server"
+node --test --test-concurrency=1 tests/hosts/
