@@ -641,6 +641,18 @@ mod tests {
     }
 
     #[test]
+    fn a_random_looking_pwd_stamp_is_a_directory_not_a_password() {
+        let mut c = ctx();
+        c.stamps[0].1 = "/tmp/rec-test-Xq7vR2mKp9sLw4Zt".into();
+        for input in ["plain words", r#"{"a":1}"#, "PWD=/tmp/rec-test-Xq7vR2mKp9sLw4Zt | db_pwd=Xq7vR2mKp9sLw4Zt"] {
+            let out = record(Input::Text(input), NOW, RANDOM, &c, &on());
+            assert!(out.line.contains(r#""pwd":"/tmp/rec-test-Xq7vR2mKp9sLw4Zt""#), "{}", out.line);
+        }
+        let out = record(Input::Text("db_pwd=Xq7vR2mKp9sLw4Zt"), NOW, RANDOM, &c, &on());
+        assert!(out.line.contains(r#""db_pwd":"[REDACTED:secret-assignment]""#), "{}", out.line);
+    }
+
+    #[test]
     fn stamps_are_redacted_too() {
         let mut c = ctx();
         c.stamps.push(("origin".into(), format!("https://x-access-token:{}@github.com/a/b.git", github_token())));

@@ -594,7 +594,9 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
     let secret = class(Rule::SecretAssignment, Family::Secret);
 
     match last {
-        b"password" | b"passwd" | b"pwd" | b"passphrase" | b"passcode" => return password,
+        b"password" | b"passwd" | b"passphrase" | b"passcode" => return password,
+        // `db_pwd`, `MYSQL_PWD` are passwords; a bare `pwd` / `PWD` is the working directory (and our stamp).
+        b"pwd" => return if n >= 2 { password } else { None },
         b"pass" => {
             let q = prev?;
             return if matches!(
