@@ -31,6 +31,40 @@ pub struct Context {
     pub stamps: Vec<(String, String)>,
 }
 
+impl Context {
+    /// Renders the stamps once for many entries: each value as a JSON token, already redacted (an origin
+    /// URL can carry a token), with its redactions kept to be reported on every line that writes it.
+    pub fn render(&self, redactor: &Redactor) -> Stamps {
+        let capture = (!self.capture.is_empty()).then(|| ("capture".to_owned(), self.capture.clone()));
+        let members = capture
+            .iter()
+            .chain(self.stamps.iter().filter(|(_, v)| !v.is_empty()))
+            .map(|(key, value)| {
+                let token = string_token(value);
+                let (token, hits) = match redactor.redact_json_member(key, &token) {
+                    Some((clean, hits)) => (clean, hits.into_iter().map(|h| Hit { path: format!("$.{key}"), ..h }).collect()),
+                    None => (token, Vec::new()),
+                };
+                Stamp { key: key.clone(), token, hits }
+            })
+            .collect();
+        Stamps { members }
+    }
+}
+
+/// A context rendered for writing: see [`Context::render`].
+#[derive(Debug, Clone, Default)]
+pub struct Stamps {
+    members: Vec<Stamp>,
+}
+
+#[derive(Debug, Clone)]
+struct Stamp {
+    key: String,
+    token: String,
+    hits: Vec<Hit>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {
     Main,
@@ -63,7 +97,7 @@ pub struct Outcome {
 const PREVIEW_BYTES: usize = 2048;
 
 /// Records one input. `now` is milliseconds since the epoch; `random` feeds the entry id.
-pub fn record(input: Input<'_>, now: f64, random: [u8; 8], ctx: &Context, redactor: &Redactor) -> Outcome {
+pub fn record(input: Input<'_>, now: f64, random: [u8; 8], ctx: &Stamps, redactor: &Redactor) -> Outcome {
     match input {
         Input::Text(t) => text(t, now, random, ctx, redactor),
         Input::Bytes(b) => match std::str::from_utf8(b) {
@@ -86,7 +120,7 @@ pub fn record(input: Input<'_>, now: f64, random: [u8; 8], ctx: &Context, redact
 }
 
 /// One bounded piece of an input too large to record whole; goes to quarantine under the given `eid`.
-pub fn piece(chunk: &[u8], now: f64, eid: &str, index: u32, count: u32, total: f64, ctx: &Context, redactor: &Redactor) -> Outcome {
+pub fn piece(chunk: &[u8], now: f64, eid: &str, index: u32, count: u32, total: f64, ctx: &Stamps, redactor: &Redactor) -> Outcome {
     let reason = format!("input of {} bytes is over the size bound; kept in {count} pieces under one eid", total as u64);
     let extra = [
         ("piece".to_owned(), index.to_string()),
@@ -103,7 +137,7 @@ pub fn piece(chunk: &[u8], now: f64, eid: &str, index: u32, count: u32, total: f
 }
 
 /// The main-file marker for an oversized input whose pieces are in quarantine under `eid`.
-pub fn marker(now: f64, eid: &str, count: u32, total: f64, ctx: &Context, redactor: &Redactor) -> Outcome {
+pub fn marker(now: f64, eid: &str, count: u32, total: f64, ctx: &Stamps, redactor: &Redactor) -> Outcome {
     let mut line = Line::new(&[]);
     line.head(now, Some(eid), [0; 8]);
     line.member("oversized", "true");
@@ -113,7 +147,7 @@ pub fn marker(now: f64, eid: &str, count: u32, total: f64, ctx: &Context, redact
     line.finish(Target::Main, "marker", None, Vec::new(), ctx, redactor)
 }
 
-fn text(t: &str, now: f64, random: [u8; 8], ctx: &Context, redactor: &Redactor) -> Outcome {
+fn text(t: &str, now: f64, random: [u8; 8], ctx: &Stamps, redactor: &Redactor) -> Outcome {
     let trimmed = t.trim();
     let first = trimmed.as_bytes().first().copied();
     if first.is_none() {
@@ -158,7 +192,7 @@ fn redact_input<'t>(t: &'t str, redactor: &Redactor) -> (std::borrow::Cow<'t, st
 
 /// Input that starts with `{`: strict JSON keeps every member's bytes; near-JSON is read leniently with
 /// the verbatim input kept in `raw`; anything else goes to quarantine.
-fn object_like(t: &str, trimmed: &str, now: f64, random: [u8; 8], ctx: &Context, redactor: &Redactor) -> Outcome {
+fn object_like(t: &str, trimmed: &str, now: f64, random: [u8; 8], ctx: &Stamps, redactor: &Redactor) -> Outcome {
     let strict_err = match json::scan(trimmed) {
         Ok(scanned) => {
             let members = scanned.members.as_deref().unwrap_or_default();
@@ -240,7 +274,7 @@ enum Raw<'a> {
     Utf16(&'a [u16]),
 }
 
-fn quarantine(reason: &str, raw: Raw<'_>, now: f64, random: [u8; 8], ctx: &Context, redactor: &Redactor, extra: &[(String, String)]) -> Outcome {
+fn quarantine(reason: &str, raw: Raw<'_>, now: f64, random: [u8; 8], ctx: &Stamps, redactor: &Redactor, extra: &[(String, String)]) -> Outcome {
     quarantine_with(reason, raw, now, None, random, ctx, redactor, extra)
 }
 
@@ -251,7 +285,7 @@ fn quarantine_with(
     now: f64,
     eid: Option<&str>,
     random: [u8; 8],
-    ctx: &Context,
+    ctx: &Stamps,
     redactor: &Redactor,
     extra: &[(String, String)],
 ) -> Outcome {
@@ -419,36 +453,27 @@ impl<'s> Line<'s> {
         self.text_redacted = true;
     }
 
-    fn finish(mut self, target: Target, style: &'static str, reason: Option<String>, warnings: Vec<String>, ctx: &Context, redactor: &Redactor) -> Outcome {
-        let stamps_at = self.out.len();
-        if !self.supplied("capture") && !ctx.capture.is_empty() {
-            let token = string_token(&ctx.capture);
-            self.member("capture", &token);
+    fn finish(mut self, target: Target, style: &'static str, reason: Option<String>, warnings: Vec<String>, ctx: &Stamps, redactor: &Redactor) -> Outcome {
+        // Content read out of text was redacted as text already; JSON content is redacted here, before the
+        // stamps (rendered and redacted once per context) are added.
+        if !self.text_redacted {
+            self.out.push('}');
+            if let Some((clean, hits)) = redactor.redact_json(&self.out) {
+                self.out = clean;
+                self.hits.extend(hits);
+            }
+            self.out.pop();
         }
-        for (k, v) in &ctx.stamps {
-            if !v.is_empty() && !self.supplied(k) {
+        for stamp in &ctx.members {
+            if !self.supplied(&stamp.key) {
                 self.sep();
-                encode_string(k, &mut self.out);
+                encode_string(&stamp.key, &mut self.out);
                 self.out.push(':');
-                encode_string(v, &mut self.out);
+                self.out.push_str(&stamp.token);
+                self.hits.extend(stamp.hits.iter().cloned());
             }
         }
         self.out.push('}');
-        if self.text_redacted {
-            // The content came from text and was redacted as text; only the stamps are left to check.
-            if self.out.len() > stamps_at + 1 {
-                let stamps = format!("{{{}", &self.out[stamps_at + 1..]);
-                if let Some((clean, hits)) = redactor.redact_json(&stamps) {
-                    self.out.truncate(stamps_at);
-                    self.out.push(',');
-                    self.out.push_str(&clean[1..]);
-                    self.hits.extend(hits);
-                }
-            }
-        } else if let Some((clean, hits)) = redactor.redact_json(&self.out) {
-            self.out = clean;
-            self.hits.extend(hits);
-        }
         let mut redactions = 0;
         if !self.hits.is_empty() {
             self.out.pop();
@@ -495,7 +520,7 @@ mod tests {
     }
 
     fn run(input: &str) -> Outcome {
-        record(Input::Text(input), NOW, RANDOM, &ctx(), &off())
+        record(Input::Text(input), NOW, RANDOM, &ctx().render(&off()), &off())
     }
 
     /// (input, style, the line between the ts/eid head and the stamps)
@@ -562,21 +587,21 @@ mod tests {
     #[test]
     fn bytes_that_are_not_utf8_are_kept_as_base64() {
         let bytes = b"caf\xe9 \xff tail";
-        let out = record(Input::Bytes(bytes), NOW, RANDOM, &ctx(), &off());
+        let out = record(Input::Bytes(bytes), NOW, RANDOM, &ctx().render(&off()), &off());
         assert_eq!(out.target, Target::Quarantine);
         let v: serde_json::Value = serde_json::from_str(&out.line).unwrap();
         assert_eq!(v["raw_b64"], crate::b64::encode(bytes));
         assert_eq!(v["raw_encoding"], "utf-8");
         assert_eq!(v["preview"], "caf\u{fffd} \u{fffd} tail");
         // Valid UTF-8 bytes are read like text.
-        let ok = record(Input::Bytes("{\"a\":1}".as_bytes()), NOW, RANDOM, &ctx(), &off());
+        let ok = record(Input::Bytes("{\"a\":1}".as_bytes()), NOW, RANDOM, &ctx().render(&off()), &off());
         assert_eq!(ok.style, "json");
     }
 
     #[test]
     fn lone_surrogates_are_kept_as_utf16le() {
         let units: Vec<u16> = vec![0x61, 0xD800, 0x62];
-        let out = record(Input::Utf16(&units), NOW, RANDOM, &ctx(), &off());
+        let out = record(Input::Utf16(&units), NOW, RANDOM, &ctx().render(&off()), &off());
         assert_eq!(out.target, Target::Quarantine);
         assert!(out.reason.as_deref().unwrap().contains("code unit 1"));
         let v: serde_json::Value = serde_json::from_str(&out.line).unwrap();
@@ -586,11 +611,11 @@ mod tests {
 
     #[test]
     fn oversized_pieces_and_marker_share_the_eid() {
-        let p = piece(b"first piece", NOW, "bigbigbigbig1", 0, 3, 40_000_000.0, &ctx(), &off());
+        let p = piece(b"first piece", NOW, "bigbigbigbig1", 0, 3, 40_000_000.0, &ctx().render(&off()), &off());
         assert_eq!(p.target, Target::Quarantine);
         assert_eq!(p.style, "piece");
         assert!(p.line.starts_with(r#"{"ts":"2026-12-05T08:23:33.120Z","eid":"bigbigbigbig1","piece":0,"pieces":3,"bytes":40000000,"reason":"#), "{}", p.line);
-        let m = marker(NOW, "bigbigbigbig1", 3, 40_000_000.0, &ctx(), &off());
+        let m = marker(NOW, "bigbigbigbig1", 3, 40_000_000.0, &ctx().render(&off()), &off());
         assert_eq!(m.target, Target::Main);
         assert_eq!(m.eid, "bigbigbigbig1");
         let v: serde_json::Value = serde_json::from_str(&m.line).unwrap();
@@ -617,12 +642,12 @@ mod tests {
 
     #[test]
     fn issue4_loose_fields_are_redacted_as_text() {
-        let out = record(Input::Text("webhook_secret=correcthorse7743 level=debug"), NOW, RANDOM, &ctx(), &on());
+        let out = record(Input::Text("webhook_secret=correcthorse7743 level=debug"), NOW, RANDOM, &ctx().render(&on()), &on());
         assert!(!out.line.contains("correcthorse7743"), "{}", out.line);
         assert!(out.line.contains(r#""redacted":[{"path":"$.raw","#), "{}", out.line);
         // A word that is no secret stays, even under a secret-sounding key.
         for benign in ["token: expired", "password: string;", "token = self.token"] {
-            let out = record(Input::Text(benign), NOW, RANDOM, &ctx(), &on());
+            let out = record(Input::Text(benign), NOW, RANDOM, &ctx().render(&on()), &on());
             assert!(!out.line.contains("REDACTED"), "{benign:?}: {}", out.line);
         }
     }
@@ -631,7 +656,7 @@ mod tests {
     fn issue4_base64_quarantine_lists_its_redactions() {
         let mut bytes = format!("token {} then a bad byte ", github_token()).into_bytes();
         bytes.push(0xff);
-        let out = record(Input::Bytes(&bytes), NOW, RANDOM, &ctx(), &on());
+        let out = record(Input::Bytes(&bytes), NOW, RANDOM, &ctx().render(&on()), &on());
         assert_eq!(out.target, Target::Quarantine);
         assert!(out.redactions >= 1);
         let v: serde_json::Value = serde_json::from_str(&out.line).unwrap();
@@ -645,10 +670,10 @@ mod tests {
         let mut c = ctx();
         c.stamps[0].1 = "/tmp/rec-test-Xq7vR2mKp9sLw4Zt".into();
         for input in ["plain words", r#"{"a":1}"#, "PWD=/tmp/rec-test-Xq7vR2mKp9sLw4Zt | db_pwd=Xq7vR2mKp9sLw4Zt"] {
-            let out = record(Input::Text(input), NOW, RANDOM, &c, &on());
+            let out = record(Input::Text(input), NOW, RANDOM, &c.render(&on()), &on());
             assert!(out.line.contains(r#""pwd":"/tmp/rec-test-Xq7vR2mKp9sLw4Zt""#), "{}", out.line);
         }
-        let out = record(Input::Text("db_pwd=Xq7vR2mKp9sLw4Zt"), NOW, RANDOM, &c, &on());
+        let out = record(Input::Text("db_pwd=Xq7vR2mKp9sLw4Zt"), NOW, RANDOM, &c.render(&on()), &on());
         assert!(out.line.contains(r#""db_pwd":"[REDACTED:secret-assignment]""#), "{}", out.line);
     }
 
@@ -657,7 +682,7 @@ mod tests {
         let mut c = ctx();
         c.stamps.push(("origin".into(), format!("https://x-access-token:{}@github.com/a/b.git", github_token())));
         for input in ["plain words", r#"{"a":1}"#] {
-            let out = record(Input::Text(input), NOW, RANDOM, &c, &on());
+            let out = record(Input::Text(input), NOW, RANDOM, &c.render(&on()), &on());
             assert!(!out.line.contains(&github_token()), "{}", out.line);
             assert!(out.line.contains(r#""path":"$.origin""#), "{}", out.line);
         }

@@ -23,4 +23,4 @@ pub mod stamp;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use entry::{record, Context, Input, Outcome, Target};
+pub use entry::{record, Context, Input, Outcome, Stamps, Target};

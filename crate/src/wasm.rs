@@ -5,7 +5,7 @@ use js_sys::{Array, JsString, Object, Reflect, Uint8Array};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use crate::entry::{self, Context, Input, Outcome, Target};
+use crate::entry::{self, Context, Input, Outcome, Stamps, Target};
 use crate::redact::{RedactOptions, Redactor};
 
 #[wasm_bindgen]
@@ -66,7 +66,8 @@ struct OptionsIn {
 #[wasm_bindgen]
 pub struct Recorder {
     redactor: Redactor,
-    ctx: Context,
+    /// The context of setContext(), rendered and redacted once.
+    ctx: Stamps,
     warnings: Vec<String>,
     /// Random bytes drawn in batches: one `crypto.getRandomValues` call costs ~2 us from wasm in Node,
     /// as much as the rest of a small entry (see ../shared/TOOLCHAIN.md).
@@ -96,7 +97,7 @@ impl Recorder {
             allow_patterns: opts.allow_patterns,
         });
         warnings.extend(more);
-        Recorder { redactor, ctx: Context::default(), warnings, pool: [0; 256], used: 256, fallback: 0 }
+        Recorder { redactor, ctx: Stamps::default(), warnings, pool: [0; 256], used: 256, fallback: 0 }
     }
 
     #[wasm_bindgen(getter)]
@@ -118,7 +119,7 @@ impl Recorder {
                 }
             }
         }
-        self.ctx = Context { capture, stamps };
+        self.ctx = Context { capture, stamps }.render(&self.redactor);
     }
 
     pub fn record(&mut self, input: JsValue, now: f64) -> JsValue {

@@ -57,13 +57,13 @@ proptest! {
 
     #[test]
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
-        let out = record(Input::Bytes(&bytes), 1.0e12, [7; 8], &ctx(), &redactor(true));
+        let out = record(Input::Bytes(&bytes), 1.0e12, [7; 8], &ctx().render(&redactor(true)), &redactor(true));
         assert_one_json_line(&out.line);
     }
 
     #[test]
     fn random_text_never_panics(text in "\\PC{0,200}") {
-        let out = record(Input::Text(&text), 1.0e12, [7; 8], &ctx(), &redactor(true));
+        let out = record(Input::Text(&text), 1.0e12, [7; 8], &ctx().render(&redactor(true)), &redactor(true));
         assert_one_json_line(&out.line);
         if out.target == Target::Quarantine {
             // Quarantined text is kept verbatim.
@@ -74,13 +74,13 @@ proptest! {
 
     #[test]
     fn jsonish_text_never_panics(text in "[{}\\[\\]\":,=| a-z0-9\\\\'\n-]{0,80}") {
-        let out = record(Input::Text(&text), 1.0e12, [7; 8], &ctx(), &redactor(true));
+        let out = record(Input::Text(&text), 1.0e12, [7; 8], &ctx().render(&redactor(true)), &redactor(true));
         assert_one_json_line(&out.line);
     }
 
     #[test]
     fn random_utf16_never_panics(units in prop::collection::vec(any::<u16>(), 0..64)) {
-        let out = record(Input::Utf16(&units), 1.0e12, [7; 8], &ctx(), &redactor(true));
+        let out = record(Input::Utf16(&units), 1.0e12, [7; 8], &ctx().render(&redactor(true)), &redactor(true));
         assert_one_json_line(&out.line);
     }
 
@@ -90,7 +90,7 @@ proptest! {
         ws in prop::sample::select(vec!["", " ", "\n  "]),
     ) {
         let text = format!("{{{ws}{}{ws}}}", members.iter().map(|(k, (t, _))| format!("\"{k}\"{ws}:{ws}{t}")).collect::<Vec<_>>().join(&format!(",{ws}")));
-        let out = record(Input::Text(&text), 1.0e12, [7; 8], &ctx(), &redactor(false));
+        let out = record(Input::Text(&text), 1.0e12, [7; 8], &ctx().render(&redactor(false)), &redactor(false));
         prop_assert_eq!(out.style, "json");
         assert_one_json_line(&out.line);
         // Every supplied member appears, minified, in the caller's order.
