@@ -38,6 +38,11 @@ Options:
   --model M        stamp model M     (default: env AI_RECORDINGS_MODEL)
   --agent A        stamp agent A     (default: env AI_RECORDINGS_AGENT)
   --json           print one status line: {"status","file","eid","reason"}
+  --no-redact      keep secrets as written (redaction is on by default)
+  --redact-pattern RE   also redact what the regular expression RE matches (its group 1 if it has one);
+                   reported as rule custom-<n>; repeatable
+  --allow TEXT     never redact the literal TEXT; repeatable
+  --allow-pattern RE    never redact a candidate secret that RE matches; repeatable
   -h, --help       show this help
   Options go before TEXT; anything after the first word of TEXT is part of TEXT.
   An unknown option is reported on stderr and, with everything after it, recorded as TEXT.
@@ -61,6 +66,8 @@ Environment:
                             the old file becomes <stem>.<UTC time>.jsonl and is never deleted
   AI_RECORDINGS_SYNC        0 to skip fdatasync after each append (default: sync)
   AI_RECORDINGS_REDACT      0 to turn secret redaction off (default: on)
+  AI_RECORDINGS_REDACT_PATTERNS, AI_RECORDINGS_REDACT_ALLOW, AI_RECORDINGS_REDACT_ALLOW_PATTERNS
+                            newline-separated lists, used when the matching flags are not given
   XDG_STATE_HOME            where the status record lives: $XDG_STATE_HOME/opencode-recordings/status.json
                             (default ~/.local/state/...); it notes the last success, the last failure and
                             its reason, and a count of misses
@@ -106,6 +113,8 @@ function isSubcommand(args) {
 
 // Options that take a value, mapped to the record() option they set.
 const VALUE_OPTIONS = { "--file": "file", "--session": "session", "--model": "model", "--agent": "agent" };
+// Repeatable redaction options, mapped to the list in the `redact` option they extend.
+const LIST_OPTIONS = { "--redact-pattern": "patterns", "--allow": "allow", "--allow-pattern": "allowPatterns" };
 
 /** Parses argv. Returns { options, json, help, text (string | null for stdin), notes, usageError }. */
 function parseArgs(args) {
@@ -124,6 +133,22 @@ function parseArgs(args) {
     }
     if (a === "--json") {
       out.json = true;
+      continue;
+    }
+    if (a === "--no-redact") {
+      out.options.redact = false;
+      continue;
+    }
+    const list = LIST_OPTIONS[a.startsWith("--") && a.includes("=") ? a.slice(0, a.indexOf("=")) : a];
+    if (list) {
+      const value = a.includes("=") ? a.slice(a.indexOf("=") + 1) : args[++i];
+      if (value === undefined) {
+        out.usageError = `${a} needs a value`;
+        continue;
+      }
+      if (out.options.redact === false) continue;
+      const r = (out.options.redact ??= {});
+      (r[list] ??= []).push(value);
       continue;
     }
     if (a === "--help" || a === "-h") {
@@ -204,6 +229,7 @@ async function main(args) {
 }
 
 function report(status, json) {
+  for (const w of status.optionWarnings ?? []) process.stderr.write(`record: option ignored: ${w}\n`);
   if (json) {
     const line = { status: status.status, file: status.file, eid: status.eid ?? null, reason: status.reason ?? null };
     process.stdout.write(JSON.stringify(line) + "\n");

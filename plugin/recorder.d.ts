@@ -1,6 +1,16 @@
 // The one entry point every surface (CLI, opencode plugin, MCP server, hook mode) calls to record.
 // It gathers the context, calls the wasm core once, writes the bytes it got back, and never throws.
-import type { CoreOptions } from "./core.js";
+
+export interface RedactOptions {
+  /** false turns redaction off (same as `redact: false`). */
+  enabled?: boolean;
+  /** Extra regular expressions to redact. */
+  patterns?: string[];
+  /** Literals never redacted. */
+  allow?: string[];
+  /** Regular expressions; a candidate secret they match is never redacted. */
+  allowPatterns?: string[];
+}
 
 export interface RecordOptions {
   /** Target file. Resolution: this option, else env AI_RECORDINGS_FILE, else ~/git/ai_recordings.jsonl ("~/" is
@@ -19,9 +29,11 @@ export interface RecordOptions {
   stamps?: Record<string, string | null | undefined>;
   /** Rotation threshold in bytes; env AI_RECORDINGS_MAX_BYTES; default 16 MiB. */
   maxBytes?: number;
-  /** Redaction: false turns it off; an object adds patterns and allow-lists (see CoreOptions). When absent,
-   *  env AI_RECORDINGS_REDACT=0 (or false/no/off) turns it off. */
-  redact?: boolean | CoreOptions;
+  /** Redaction, on by default: false turns it off; an object adds user patterns (each reported as rule
+   *  `custom-<n>`; group 1 only when the pattern has a group), allowed literals and allowed patterns. Lists not
+   *  given come from env AI_RECORDINGS_REDACT_PATTERNS / _REDACT_ALLOW / _REDACT_ALLOW_PATTERNS (one per
+   *  line); env AI_RECORDINGS_REDACT=0 (or false/no/off) turns it off when this option is absent. */
+  redact?: boolean | RedactOptions;
   /** fdatasync after each append; env AI_RECORDINGS_SYNC=0 turns it off; default true (see plugin/writer.js). */
   sync?: boolean;
   /** Where the status record (last success, last failure + reason, misses) goes; false for none. Default
@@ -43,6 +55,8 @@ export interface RecordStatus {
   /** Why it was quarantined or skipped, in a few words with the OS error code (e.g. "EACCES: permission denied"). */
   reason?: string;
   warnings?: string[];
+  /** Problems with the options themselves (e.g. a redaction pattern that does not compile and was ignored). */
+  optionWarnings?: string[];
 }
 
 export function record(input: string | Uint8Array, options?: RecordOptions): RecordStatus;

@@ -37,12 +37,26 @@ export function resolveTarget(options = {}) {
   return { file: path.join(env.HOME || os.homedir(), "git", "ai_recordings.jsonl"), source: "default" };
 }
 
+/** A newline-separated list from the environment (patterns may hold commas and spaces). */
+function envList(value) {
+  return (value ?? "").split("\n").map((s) => s.trim()).filter(Boolean);
+}
+
+/** The core's redaction options, from `options.redact` (false | true | {patterns, allow, allowPatterns}),
+ *  else env: AI_RECORDINGS_REDACT=0 turns it off; AI_RECORDINGS_REDACT_PATTERNS, _REDACT_ALLOW and
+ *  _REDACT_ALLOW_PATTERNS add newline-separated patterns, allowed literals and allowed patterns. */
 function coreOptions(redact, env) {
-  if (redact === false) return { redact: false };
-  if (redact && typeof redact === "object") return { ...redact };
-  // Not given: env AI_RECORDINGS_REDACT=0 (false, no, off) turns redaction off, as for every other surface.
-  if (redact === undefined && /^(0|false|no|off)$/i.test(env.AI_RECORDINGS_REDACT ?? "")) return { redact: false };
-  return undefined;
+  const off = redact === false || (redact === undefined && /^(0|false|no|off)$/i.test(env.AI_RECORDINGS_REDACT ?? ""));
+  if (off) return { redact: false };
+  const given = redact && typeof redact === "object" ? redact : {};
+  const out = {
+    redactPatterns: given.patterns ?? given.redactPatterns ?? envList(env.AI_RECORDINGS_REDACT_PATTERNS),
+    allow: given.allow ?? envList(env.AI_RECORDINGS_REDACT_ALLOW),
+    allowPatterns: given.allowPatterns ?? envList(env.AI_RECORDINGS_REDACT_ALLOW_PATTERNS),
+  };
+  if (given.enabled === false) return { redact: false };
+  if (!out.redactPatterns.length && !out.allow.length && !out.allowPatterns.length) return undefined;
+  return out;
 }
 
 function coreFor(options) {
@@ -154,7 +168,9 @@ export function record(input, options = {}) {
     const core = prepare(options);
     const now = (options.now ?? Date.now)();
     const outcome = core.record(input, now);
-    return writeOutcome(outcome, file, options, []);
+    const status = writeOutcome(outcome, file, options, []);
+    if (core.warnings.length) status.optionWarnings = [...core.warnings];
+    return status;
   } catch (e) {
     return { status: "skipped", file: file || safeTarget(options), eid: null, reason: `EINTERNAL: ${e && e.message ? e.message : e}` };
   }
