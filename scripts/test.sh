@@ -15,7 +15,7 @@ step "rust: native"
 cargo test --quiet -p recordings-core
 step "rust: wasm32 on node (wasm-bindgen-test)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/.tools/bin/wasm-bindgen-test-runner" \
-  cargo test --quiet -p recordings-core --target wasm32-unknown-unknown
+  cargo test -p recordings-core --target wasm32-unknown-unknown
 
 step "js: node"
 node --test --test-concurrency=1 tests/js/
