@@ -269,7 +269,11 @@ try {
 } catch (e) {
   // Not expected (record() never throws); still, recording must not fail the caller.
   try {
-    process.stderr.write(`record: internal error: ${e && e.stack ? e.stack : e}\n`);
+    process.stderr.write(`record: not recorded: internal error: ${e && e.stack ? e.stack : e}\n`);
+    if (process.argv.includes("--json")) {
+      const reason = `EINTERNAL: ${e && e.message ? e.message : e}`;
+      process.stdout.write(JSON.stringify({ status: "skipped", file: null, eid: null, reason }) + "\n");
+    }
   } catch {
     // nothing
   }

@@ -29,8 +29,8 @@
 // writer may leave after a torn tail) are skipped silently.
 
 import * as nodeFs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
+import { resolveTarget as resolveFile, quarantinePath as quarantineFile, listSegments } from "./paths.js";
 import { createHash } from "node:crypto";
 
 /** Bytes of a segment's beginning that identify it (a core line starts `{"ts":"<24 chars>","eid":"<13>"`,
@@ -48,69 +48,8 @@ const CURSOR_VERSION = "r1";
 // ---------------------------------------------------------------------------------------------------------
 // Where recordings are
 
-function expandHome(p, env) {
-  if (p === "~" || p.startsWith("~/")) return path.join(env.HOME || os.homedir(), p.slice(1));
-  return p;
-}
-
-/** Where recordings go and why: `file` option, else env AI_RECORDINGS_FILE, else ~/git/ai_recordings.jsonl.
- *  The same rule as recorder.js resolveTarget, repeated here so that reading never loads the wasm core. */
-export function resolveFile(options = {}) {
-  const env = options.env ?? process.env;
-  const base = options.cwd ?? process.cwd();
-  if (typeof options.file === "string" && options.file !== "") {
-    return { file: path.resolve(base, expandHome(options.file, env)), source: "option" };
-  }
-  if (env.AI_RECORDINGS_FILE) {
-    return { file: path.resolve(base, expandHome(env.AI_RECORDINGS_FILE, env)), source: "env" };
-  }
-  return { file: path.join(env.HOME || os.homedir(), "git", "ai_recordings.jsonl"), source: "default" };
-}
-
-function stemOf(file) {
-  const ext = path.extname(file);
-  return ext ? { stem: file.slice(0, -ext.length), ext } : { stem: file, ext: ".jsonl" };
-}
-
-/** `<stem>.quarantine.jsonl` beside `file` (the writer's rule). */
-export function quarantineFile(file) {
-  return stemOf(file).stem + ".quarantine.jsonl";
-}
-
-function escapeRe(s) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-/**
- * The segments of a recordings file, oldest first: archives `<stem>.<yyyymmddThhmmssmmmZ>[.<n>]<ext>` in
- * rotation order, then the live file if it exists. Each is { path, key, archive }: `key` sorts archives in
- * rotation order (null for the live file). Never throws.
- */
-export function listSegments(file, { fs = nodeFs } = {}) {
-  const { stem, ext } = stemOf(file);
-  const dir = path.dirname(file);
-  const re = new RegExp(`^${escapeRe(path.basename(stem))}\\.(\\d{8}T\\d{9}Z)(?:\\.(\\d+))?${escapeRe(ext)}$`);
-  let names = [];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    names = [];
-  }
-  const out = [];
-  for (const name of names) {
-    const m = re.exec(name);
-    // The key pads the collision suffix, so plain string order is rotation order.
-    if (m) out.push({ path: path.join(dir, name), key: `${m[1]}_${(m[2] ?? "0").padStart(6, "0")}`, archive: true });
-  }
-  out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  try {
-    fs.lstatSync(file);
-    out.push({ path: file, key: null, archive: false });
-  } catch {
-    // no live file (yet)
-  }
-  return out;
-}
+// resolveTarget and quarantinePath under the names this module has always exported.
+export { resolveTarget as resolveFile, quarantinePath as quarantineFile, listSegments } from "./paths.js";
 
 // ---------------------------------------------------------------------------------------------------------
 // Cursor

@@ -7,7 +7,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Core, newEid } from "./core.js";
 import { gitContext } from "./context.js";
-import { appendLine, quarantinePath } from "./writer.js";
+import { appendLine } from "./writer.js";
+import { quarantinePath, resolveTarget } from "./paths.js";
+
+export { resolveTarget };
 
 /** Inputs above this are not given to the core whole: they go to quarantine in pieces (issue 2: "entries up to
  *  at least 16 MiB go through normally"). */
@@ -17,25 +20,6 @@ export const PIECE_BYTES = 1024 * 1024;
 
 const cores = new Map(); // options key → { core, last: the context inputs it was last set with }
 const MAX_CORES = 16;
-
-function expandHome(p, env) {
-  if (p === "~" || p.startsWith("~/")) return path.join(env.HOME || os.homedir(), p.slice(1));
-  return p;
-}
-
-/** Where recordings go and why: options.file, else env AI_RECORDINGS_FILE, else ~/git/ai_recordings.jsonl.
- *  Relative paths are taken from options.cwd (default the process's working directory); "~/" is the home. */
-export function resolveTarget(options = {}) {
-  const env = options.env ?? process.env;
-  const base = options.cwd ?? process.cwd();
-  if (typeof options.file === "string" && options.file !== "") {
-    return { file: path.resolve(base, expandHome(options.file, env)), source: "option" };
-  }
-  if (env.AI_RECORDINGS_FILE) {
-    return { file: path.resolve(base, expandHome(env.AI_RECORDINGS_FILE, env)), source: "env" };
-  }
-  return { file: path.join(env.HOME || os.homedir(), "git", "ai_recordings.jsonl"), source: "default" };
-}
 
 /** A newline-separated list from the environment (patterns may hold commas and spaces). */
 function envList(value) {

@@ -46,6 +46,9 @@
 import * as nodeFs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { listSegments, quarantinePath, stemOf } from "./paths.js";
+
+export { quarantinePath };
 
 /** Default rotation threshold: 16 MiB (issue 5: a "sensible default"; large enough that a year of notes
  *  fits in a handful of segments, small enough for any editor or `jq` to open one). */
@@ -103,17 +106,6 @@ function syncFrom(options) {
   return !(v === "0" || v === "false" || v === "no" || v === "off");
 }
 
-/** Splits a recordings path into the stem and extension used for its siblings ("a/x.jsonl" → "a/x", ".jsonl"). */
-function stemOf(file) {
-  const ext = path.extname(file);
-  return ext ? { stem: file.slice(0, -ext.length), ext } : { stem: file, ext: ".jsonl" };
-}
-
-/** The sibling that holds what cannot be kept faithfully in the main file: `<stem>.quarantine.jsonl`. */
-export function quarantinePath(file) {
-  return stemOf(file).stem + ".quarantine.jsonl";
-}
-
 /** yyyymmddThhmmssmmmZ: fixed width, so archives sort by name in rotation order (the optional `.<n>`
  *  collision suffix, used only when two rotations share a millisecond, is ordered by `segments()`). */
 export function archiveStamp(ms) {
@@ -125,37 +117,9 @@ export function archiveStamp(ms) {
   );
 }
 
-function escapeRe(s) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-/** Every segment of a recordings file, oldest first: archives in rotation order, then the live file (only
- *  the paths that exist). Readers must read all of them: an append that raced a rotation lands in the
- *  newest archive. Works for the quarantine file too. Never throws. */
+/** The segment paths of a recordings file, oldest first: archives in rotation order, then the live file. */
 export function segments(file, { fs = nodeFs } = {}) {
-  const { stem, ext } = stemOf(file);
-  const dir = path.dirname(file);
-  const re = new RegExp(`^${escapeRe(path.basename(stem))}\\.(\\d{8}T\\d{9}Z)(?:\\.(\\d+))?${escapeRe(ext)}$`);
-  const found = [];
-  let names = [];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    names = [];
-  }
-  for (const name of names) {
-    const m = re.exec(name);
-    if (m) found.push({ file: path.join(dir, name), stamp: m[1], n: m[2] ? Number(m[2]) : 0 });
-  }
-  found.sort((a, b) => (a.stamp < b.stamp ? -1 : a.stamp > b.stamp ? 1 : a.n - b.n));
-  const out = found.map((f) => f.file);
-  try {
-    fs.lstatSync(file);
-    out.push(file);
-  } catch {
-    // no live file yet
-  }
-  return out;
+  return listSegments(file, { fs }).map((s) => s.path);
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -305,7 +305,7 @@ test("without a loadable core the entry is still kept, whole, in quarantine (JS 
   // A copy of the JS edge with no wasm/ beside it: the core cannot load.
   const plugin = path.join(d, "plugin-without-wasm");
   fs.mkdirSync(plugin);
-  for (const f of ["cli.js", "recorder.js", "core.js", "context.js", "writer.js"]) {
+  for (const f of ["cli.js", "recorder.js", "core.js", "context.js", "writer.js", "paths.js"]) {
     fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(plugin, f));
   }
   const file = path.join(d, "nocore.jsonl");
@@ -320,4 +320,22 @@ test("without a loadable core the entry is still kept, whole, in quarantine (JS 
   assert.equal(e.eid, out.eid);
   assert.equal(e.unredacted, true);
   assert.equal(e.capture, "cli");
+});
+
+test("an edge that cannot even load still tells the caller: skipped with the reason, exit 0", () => {
+  const { d, env } = setup();
+  // A broken install: the recorder's own module is missing, so nothing can be recorded.
+  const plugin = path.join(d, "plugin-broken");
+  fs.mkdirSync(plugin);
+  for (const f of ["cli.js", "recorder.js", "core.js", "context.js", "writer.js"]) {
+    fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(plugin, f));
+  }
+  const file = path.join(d, "broken.jsonl");
+  const r = spawnSync(RUNTIME, [path.join(plugin, "cli.js"), "--json", "--file", file, "lost?"], { env, encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.status, "skipped");
+  assert.match(out.reason, /^EINTERNAL: .*paths\.js/);
+  assert.match(r.stderr, /record: not recorded: internal error/);
+  assert.equal(fs.existsSync(file), false);
 });
