@@ -10,7 +10,7 @@
 # Pass --quick for a short smoke run of bench/run.js only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -x node_modules/.bin/bun ] || npm ci --no-audit --no-fund
+[ -x node_modules/.bin/bun ] || npm install --no-audit --no-fund
 bash scripts/build.sh
 node bench/run.js "$@"
 [ "${1:-}" = "--quick" ] && exit 0
