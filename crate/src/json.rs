@@ -217,7 +217,7 @@ pub(crate) fn string_end(b: &[u8], start: usize) -> Result<usize, ScanError> {
 /// Skips string bytes that need no attention (not `"`, `\\` or a control character), eight at a time:
 /// the word tricks from "Bit Twiddling Hacks" (https://graphics.stanford.edu/~seander/bithacks.html,
 /// "Determine if a word has a byte less than n" / "equal to n").
-fn skip_plain(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_plain(b: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     while let Some(chunk) = b.get(i..i + 8) {

@@ -175,7 +175,9 @@ fn string_extent(b: &[u8], i: usize) -> (usize, usize, usize, bool) {
     let mut j = s;
     let mut escaped = false;
     while j < b.len() {
-        match b[j] {
+        j = crate::json::skip_plain(b, j);
+        let Some(&c) = b.get(j) else { break };
+        match c {
             b'"' => return (s, j, j + 1, escaped),
             b'\\' => {
                 escaped = true;
@@ -208,7 +210,10 @@ fn decode(content: &str, out: &mut String, escs: &mut Vec<Esc>) {
     while i < b.len() {
         if b[i] != b'\\' {
             // Copy the run up to the next backslash (an ASCII byte, so a character boundary) in one go.
-            let end = b[i..].iter().position(|&c| c == b'\\').map_or(b.len(), |p| i + p);
+            let mut end = crate::json::skip_plain(b, i);
+            while end < b.len() && b[end] != b'\\' {
+                end = crate::json::skip_plain(b, end + 1);
+            }
             out.push_str(&content[i..end]);
             i = end;
             continue;
