@@ -148,7 +148,8 @@ pub fn marker(now: f64, eid: &str, count: u32, total: f64, ctx: &Stamps, redacto
 }
 
 fn text(t: &str, now: f64, random: [u8; 8], ctx: &Stamps, redactor: &Redactor) -> Outcome {
-    let trimmed = t.trim();
+    // A byte-order mark (editors on Windows write one) is not content; `raw` still keeps it.
+    let trimmed = t.trim_start_matches('\u{feff}').trim();
     let first = trimmed.as_bytes().first().copied();
     if first.is_none() {
         let mut line = Line::new(&[]);
@@ -541,6 +542,7 @@ mod tests {
         (r#"{"a": 1} and then some prose"#, "loose", r#""a":1,"note":"and then some prose","raw":"{\"a\": 1} and then some prose","#),
         ("raw=mine | note: also mine", "loose", r#""raw":"mine","note":"also mine","_raw":"raw=mine | note: also mine","#),
         ("[WIP] half done", "text", r#""note":"[WIP] half done","raw":"[WIP] half done","#),
+        ("\u{feff}{\"a\": 1}", "json", r#""a":1,"#),
     ];
 
     #[test]

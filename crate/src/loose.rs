@@ -40,7 +40,7 @@ pub fn read(text: &str) -> Reading {
     let mut prose: Vec<&str> = Vec::new();
     for seg in &segments {
         match field(seg) {
-            Some((k, v)) => reading.fields.push((k.to_owned(), string_token(v))),
+            Some((k, v)) => reading.fields.push((k.to_owned(), field_value(v))),
             None => prose.push(seg),
         }
     }
@@ -54,7 +54,7 @@ pub fn read(text: &str) -> Reading {
             }
             Some(fields) => (body, Some(relaxed::render(&fields))),
             None => match sentiment_tail(body) {
-                Some((before, s)) => (before, Some(string_token(s))),
+                Some((before, s)) => (before, Some(field_value(s))),
                 None => (body, None),
             },
         };
@@ -71,6 +71,22 @@ pub fn read(text: &str) -> Reading {
         }
     }
     reading
+}
+
+/// A field's value: a string as written, except an object or array, which stays structured (valid JSON keeps
+/// its bytes, minified; relaxed `{k: v}` is read leniently). `sentiment: {"guilt": [0.5]}` is an object.
+fn field_value(v: &str) -> String {
+    if v.starts_with('{') || v.starts_with('[') {
+        if let Ok(scanned) = crate::json::scan(v) {
+            return scanned.text;
+        }
+        if let Some((fields, end)) = relaxed::object(v, 0) {
+            if end == v.len() {
+                return relaxed::render(&fields);
+            }
+        }
+    }
+    string_token(v)
 }
 
 fn is_sentiment_word(k: &str) -> bool {
@@ -101,6 +117,10 @@ fn split_tail_object(text: &str) -> (&str, Option<(Vec<(String, String)>, usize)
     }
     if depth != 0 || i == 0 {
         // No opening brace, or the object is the whole text (that is handled as JSON-like input).
+        return (text, None);
+    }
+    if text[..i].trim_end().ends_with([':', '=']) {
+        // `mood: {tired: very}`: the object is that field's value, not a tail.
         return (text, None);
     }
     match relaxed::object(text, i) {
@@ -283,6 +303,7 @@ mod tests {
         ("just a note with no tail", Some("just a note with no tail"), None),
         ("see http://example.com/a|b for details", Some("see http://example.com/a|b for details"), None),
         ("Meeting at 12:30 went long — the build broke. Again, after the rebase", Some("Meeting at 12:30 went long — the build broke. Again, after the rebase"), None),
+        ("Broke it. sentiment: {guilt: 1}", Some("Broke it."), Some("{\"guilt\":1}")),
         ("mood=irritated", None, None),
     ];
 
@@ -312,6 +333,15 @@ mod tests {
         let r = read("Deleted the wrong dir {sentiment: [guilt], severity: 3}");
         assert_eq!(fields(&r), vec![("sentiment", "[\"guilt\"]"), ("severity", "3")]);
         assert_eq!(r.note.as_deref(), Some("Deleted the wrong dir"));
+    }
+
+    #[test]
+    fn structured_field_values_stay_structured() {
+        let r = read("sentiment: {\"guilt\": [0.5, 1e3]} | finding=x | tags: [a, b] | mood: {tired: very}");
+        assert_eq!(
+            fields(&r),
+            vec![("sentiment", "{\"guilt\":[0.5,1e3]}"), ("finding", "\"x\""), ("tags", "\"[a, b]\""), ("mood", "{\"tired\":\"very\"}")]
+        );
     }
 
     #[test]
