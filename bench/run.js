@@ -251,7 +251,8 @@ async function main() {
   md.push(`filesystem of \`${os.tmpdir()}\`. Times in microseconds unless marked. Every part runs in a fresh child process of`);
   md.push("the runtime it measures. The entry is a typical 1 KiB JSON object; \"record()\" is the full path every surface");
   md.push("uses: target resolution, git facts (validated with stats, in this repository), one call into the wasm core");
-  md.push("(parse, stamp, id, redaction), and the writer (open O_APPEND, torn-tail check, one write, close).", "");
+  md.push("(parse, stamp, id, redaction), and the writer (O_APPEND descriptor, torn-tail check, one write; in a burst of");
+  md.push("appends the descriptor is kept and re-validated with one lstat, see plugin/writer.js).", "");
 
   // 1. in-process
   md.push("### In-process: one 1 KiB entry", "");
@@ -276,9 +277,10 @@ async function main() {
   }
   md.push(
     "",
-    "The writer costs open + fstat + (pread when another process wrote last) + write + fstat (was the file deleted",
-    "underneath?) + close, against open + write + close for the bare append; the core call alone is about twice the",
-    "bare append, so with it the 3× target cannot be met by the JS edge alone.",
+    "In a burst the writer costs lstat of the path (is the kept descriptor still the file there? also gives the size)",
+    "+ (pread when another process wrote last) + write + fstat (was the file deleted underneath?), against open +",
+    "write + close for the bare append; a lone append opens, fstats and closes instead of the lstat. The git facts",
+    "cost two path stats (HEAD and the branch ref), needed on every call so that a new commit is never missed.",
     "",
   );
 
@@ -318,7 +320,8 @@ async function main() {
   md.push(`P processes append ${n} 1 KiB entries each to one file; every process loads and warms up first (3,000 appends to`);
   md.push("another file: the first ~2,000 calls run about 4× slower while V8 tiers up the JS and the wasm), then all start at");
   md.push("the same wall-clock instant; rate = all entries / (last finish − first start). \"bare\" opens with O_APPEND, writes the");
-  md.push("same line, (fdatasyncs,) and closes: the floor for an open-per-append writer. Every run is checked for the right line count.", "");
+  md.push("same line, (fdatasyncs,) and closes, as a writer that keeps no descriptor must; record() runs here as a burst, so it");
+  md.push("keeps its descriptor between appends (re-validated by one lstat each). Every run is checked for the right line count.", "");
   md.push("| runtime | P | record() no sync | bare no sync | ratio | record() fdatasync | bare fdatasync | ratio |", "|---|---|---|---|---|---|---|---|");
   for (const [name, rt] of rts) {
     for (const p of [1, 2, 4, 8]) {

@@ -11,7 +11,8 @@
 //
 // Cache: the repository layout (where .git is, the common dir, origin, repo name) is cached per directory and
 // re-checked with a stat of the config file at most once a second (an edited origin shows up within 1 s); HEAD and the branch tip are re-validated on every call with a
-// stat of HEAD and of the ref file (or packed-refs), comparing inode, size and mtime. Git replaces refs by
+// stat of HEAD and of the ref file (or packed-refs), comparing inode, size, mtime and ctime in place (no
+// allocation on that path). Git replaces refs by
 // rename, so every update gives a new inode even within one timestamp tick: a stale sha is never served.
 
 import * as nodeFs from "node:fs";
@@ -204,11 +205,39 @@ function readHead(fs, layout) {
   return { watch: [] };
 }
 
-function headKey(fs, layout, watch) {
-  const out = statKey(fs, layout.headPath).slice();
-  for (const p of watch) out.push(...statKey(fs, p));
+/** The paths whose stats validate the cached HEAD facts: HEAD itself, then the ref files it resolves through. */
+function watchList(layout, watch) {
+  return [layout.headPath, ...watch];
+}
+
+/** Stat keys of `paths`, flat: [ino, size, mtimeMs, ctimeMs] per path (MISSING for a path that is absent). */
+function keysOf(fs, paths) {
+  const out = [];
+  for (const p of paths) out.push(...statKey(fs, p));
   return out;
 }
+
+/** Whether every path in `paths` still has the stat key recorded in `keys` (compared in place, no allocation:
+ *  this runs on every call). Returns -1 when the first path (HEAD) is gone. */
+function unchanged(fs, paths, keys) {
+  for (let i = 0, j = 0; i < paths.length; i++, j += 4) {
+    let st;
+    try {
+      st = fs.statSync(paths[i], NO_THROW);
+    } catch {
+      st = undefined;
+    }
+    if (st === undefined) {
+      if (i === 0) return -1;
+      if (keys[j] !== -1) return 0;
+      continue;
+    }
+    if (st.ino !== keys[j] || st.size !== keys[j + 1] || st.mtimeMs !== keys[j + 2] || st.ctimeMs !== keys[j + 3]) return 0;
+  }
+  return 1;
+}
+
+const NO_THROW = Object.freeze({ throwIfNoEntry: false });
 
 /**
  * Git facts for `dir`: { git_dir, repo, origin, head, branch } (absent keys when unknown), or {} outside a
@@ -248,25 +277,31 @@ export function gitContext(dir, options = {}) {
         configCheckedAt: now,
         out: null,
         base: { git_dir: layout.common, repo: repoName(origin, layout.common), origin },
+        watchPaths: null,
         headKey: null,
         headFacts: null,
       };
       remember(key, entry);
     }
     if (entry.headFacts) {
-      const k = headKey(fs, entry.layout, entry.headFacts.watch);
-      if (k[0] === -1) {
+      const u = unchanged(fs, entry.watchPaths, entry.headKey);
+      if (u === -1) {
         // HEAD is gone: the repository moved or was deleted; look again next time.
         cache.delete(key);
         return EMPTY;
       }
-      if (!sameKeys(k, entry.headKey)) entry.headFacts = null;
+      if (u === 0) entry.headFacts = null;
     }
     if (!entry.headFacts) {
       // Read the key before the facts: a change in between makes the next call read again (never stale).
       const first = readHead(fs, entry.layout);
-      entry.headKey = headKey(fs, entry.layout, first.watch);
+      const paths = watchList(entry.layout, first.watch);
+      const keys = keysOf(fs, paths);
       entry.headFacts = readHead(fs, entry.layout);
+      entry.watchPaths = watchList(entry.layout, entry.headFacts.watch);
+      // HEAD moved to another ref between the two reads: these facts are not covered by the keys; read again
+      // next call (an empty key never matches).
+      entry.headKey = entry.watchPaths.join("\0") === paths.join("\0") ? keys : [];
       entry.out = null;
     }
     if (!entry.out) {

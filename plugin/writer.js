@@ -3,8 +3,25 @@
 // Concurrency contract
 // --------------------
 // * Any number of processes and threads may append to the same file at the same time (opencode sessions,
-//   subagents, shell calls to `record`). There is no long-lived state: every append opens the file with
-//   O_APPEND, writes, optionally fdatasyncs, and closes, so a rename or delete underneath never strands a writer.
+//   subagents, shell calls to `record`). An append writes through an O_APPEND descriptor, optionally
+//   fdatasyncs, and either closes the descriptor or keeps it for the next append (below).
+// * Kept descriptors: during a burst (this process appended to the same file less than KEEP_OPEN_MS = 1 s
+//   before), the descriptor of a regular file stays open after the append, at most MAX_KEPT = 8 of them (least
+//   recently used closed first), each closed after 1 s without an append (an unref'd timer), after any error,
+//   and at exit (O_CLOEXEC: never inherited by children). A lone append (the CLI, a hook now and then) opens
+//   and closes as before and holds nothing after it returns. Before a kept descriptor is used, ONE lstat(2) of
+//   the path must show the very (dev, inode) it was opened on, with the same type, mode and owner; otherwise it
+//   is closed and the path opened afresh (O_NOFOLLOW, same flags and modes), so a file deleted, rotated away
+//   (by us or another process: rename keeps the inode, so the archive still matches the descriptor but the
+//   path does not), replaced, replaced by a symlink (ELOOP), chmod'ed or chown'ed is noticed exactly as a
+//   fresh open would notice it. The inode number cannot have been reused meanwhile: our open descriptor keeps
+//   the old inode allocated. The lstat-then-write window is the same race as today's open-then-write (a
+//   rename or delete in it is handled as below), and the lstat also gives the size for the rotation check and
+//   the torn-tail shortcut, replacing open + fstat + close. An error on a kept descriptor before any byte was
+//   written closes it and retries once with a fresh open, so faults give the statuses a fresh open gives.
+//   The cost of keeping: while a descriptor is open its filesystem cannot be remounted read-only or
+//   unmounted (EBUSY; `umount -l` works); that lasts at most ~1 s after the last append of a burst, and
+//   `closeKept()` releases everything at once.
 // * Each entry is ONE write(2) of ONE complete line ending in "\n" on an O_APPEND descriptor. On a local Linux
 //   or macOS filesystem the kernel moves the offset to the end and copies the bytes under the inode lock, so
 //   lines from different writers never interleave, whatever their size (PIPE_BUF, 4 KiB, only bounds pipes:
@@ -27,7 +44,9 @@
 //   file `<file>.lock` (hard-linked into place with its content, so it is never seen empty; it holds pid,
 //   host and time). The holder checks, with lstat, that `<file>` is still the very inode that was measured
 //   and still too large, renames it to the archive
-//   `<stem>.<UTC yyyymmddThhmmssmmmZ>[.<n>].jsonl` (never replacing an existing archive), and removes the lock.
+//   `<stem>.<UTC yyyymmddThhmmssmmmZ>[.<n>].jsonl` (never replacing an existing archive), and removes the lock;
+//   it then closes its descriptor of the renamed file and opens the new one. Other processes notice the rename
+//   by the lstat check above (the path names a new inode, or nothing yet).
 //   Exactly one writer rotates a given file. Writers that find the lock taken do not wait: they append to the
 //   file they opened. An append racing with the rename may therefore land in the archive just after it was
 //   renamed; it is a complete line there and readers find it, because a reader reads all segments
@@ -522,6 +541,8 @@ export function appendLine(file, line, options = {}) {
     result = appendInner(fs, file, line, options, now, warnings);
   } catch (e) {
     result = { ok: false, file, reason: describeError(e), code: (e && e.code) || "EUNKNOWN" };
+    // After a failure the next append starts cold: no tail shortcut, and its descriptor is not kept.
+    lastEnds.delete(file);
   }
   if (warnings.length) result.warnings = warnings;
   try {
@@ -532,9 +553,105 @@ export function appendLine(file, line, options = {}) {
   return result;
 }
 
-/** Per file: the inode and size this process left after its last append (then the last byte is its "\n"). If
- *  anyone else appended since, the size differs and the byte is read. */
+/** Per file: the inode and size this process left after its last append (then the last byte is its "\n"), and
+ *  when (performance.now()). If anyone else appended since, the size differs and the byte is read. */
 const lastEnds = new Map();
+
+// ---------------------------------------------------------------------------------------------------------
+// Kept descriptors (see the concurrency contract at the top)
+
+/** A descriptor is kept only while appends to its file come this close together, and closed after this long
+ *  without one (an unref'd timer: it never keeps a process alive). */
+export const KEEP_OPEN_MS = 1000;
+/** At most this many kept descriptors (least recently used closed first). */
+const MAX_KEPT = 8;
+
+/** file → { fd, readable, dev, ino, mode, uid, gid, used } */
+const kept = new Map();
+let sweepTimer = null;
+
+function closeQuietly(fs, fd) {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // closing cannot lose what was written
+  }
+}
+
+function dropKept(fs, file) {
+  const h = kept.get(file);
+  if (h === undefined) return;
+  kept.delete(file);
+  closeQuietly(fs, h.fd);
+}
+
+function sweep() {
+  sweepTimer = null;
+  const cutoff = performance.now() - KEEP_OPEN_MS;
+  for (const [file, h] of kept) {
+    if (h.used <= cutoff) {
+      kept.delete(file);
+      closeQuietly(nodeFs, h.fd);
+    }
+  }
+  if (kept.size > 0) scheduleSweep();
+}
+
+function scheduleSweep() {
+  if (sweepTimer !== null) return;
+  try {
+    sweepTimer = setTimeout(sweep, KEEP_OPEN_MS);
+    sweepTimer.unref?.();
+  } catch {
+    sweepTimer = null; // no timers here: descriptors then live until the next append's checks or process exit
+  }
+}
+
+/** Closes every kept descriptor now (e.g. before unmounting the filesystem the recordings live on). */
+export function closeKept() {
+  if (sweepTimer !== null) {
+    clearTimeout(sweepTimer);
+    sweepTimer = null;
+  }
+  for (const file of [...kept.keys()]) dropKept(nodeFs, file);
+}
+
+/** The kept descriptor for `file` and the file's lstat, if the path still names the very inode the descriptor
+ *  was opened on, with the same type, mode and owner (a chmod or chown takes effect at once); otherwise the
+ *  kept descriptor is closed and null comes back. */
+function validKept(fs, file) {
+  const h = kept.get(file);
+  if (h === undefined) return null;
+  let cur;
+  try {
+    cur = fs.lstatSync(file);
+  } catch {
+    cur = null; // gone (deleted or rotated away) or unreachable: a fresh open says what is wrong
+  }
+  // Taken out of the map while in use: the append owns it until keepOrClose() puts it back (so nothing else,
+  // not even a re-entrant call through a test seam, can close it underneath).
+  kept.delete(file);
+  if (cur && cur.ino === h.ino && cur.dev === h.dev && cur.mode === h.mode && cur.uid === h.uid && cur.gid === h.gid) {
+    return { h, st: cur };
+  }
+  closeQuietly(fs, h.fd);
+  return null;
+}
+
+/** After a successful append through `h`: keep it if this is a burst (our previous append to this file was
+ *  under KEEP_OPEN_MS ago), else close it. Returns whether it was kept. */
+function keepOrClose(fs, file, h, burst, nowMs) {
+  if (!burst) {
+    closeQuietly(fs, h.fd);
+    return false;
+  }
+  h.used = nowMs;
+  dropKept(fs, file); // one kept descriptor per file (another could only come from a re-entrant call)
+  if (kept.size >= MAX_KEPT) dropKept(fs, kept.keys().next().value); // least recently used
+  kept.set(file, h);
+  scheduleSweep();
+  return true;
+}
 
 function appendInner(fs, file, line, options, now, warnings) {
   let bytes = typeof line === "string" ? Buffer.from(line, "utf8") : line;
@@ -545,12 +662,33 @@ function appendInner(fs, file, line, options, now, warnings) {
   const sync = syncFrom(options);
   const staleMs = options.staleLockMs ?? DEFAULT_STALE_LOCK_MS;
   let rotated = false;
+  let retried = false;
+  const mine = lastEnds.get(file);
+  const t0 = performance.now();
+  const burst = mine !== undefined && t0 - mine.at < KEEP_OPEN_MS;
 
   for (let attempt = 0; ; attempt++) {
-    let { fd, readable } = openTarget(fs, file);
-    let fdOpen = true;
+    // A kept descriptor, validated by one lstat of the path, or a fresh open (then fstat: the inode we got).
+    let h = null;
+    let st;
+    const k = kept.size > 0 ? validKept(fs, file) : null;
+    const fromCache = k !== null;
+    if (fromCache) {
+      h = k.h;
+      st = k.st;
+    } else {
+      const o = openTarget(fs, file);
+      try {
+        st = fs.fstatSync(o.fd);
+      } catch (e) {
+        closeQuietly(fs, o.fd);
+        throw e;
+      }
+      h = { fd: o.fd, readable: o.readable, dev: st.dev, ino: st.ino, mode: st.mode, uid: st.uid, gid: st.gid, used: 0 };
+    }
+    let open = true; // h.fd is ours to close or keep
+    let wrote = false; // some bytes of this attempt may have reached the file: never retry blindly
     try {
-      let st = fs.fstatSync(fd);
       if (st.isDirectory()) {
         const e = new Error("is a directory");
         e.code = "EISDIR";
@@ -559,19 +697,23 @@ function appendInner(fs, file, line, options, now, warnings) {
       if (st.isFile() && st.size > 0 && st.size + bytes.length > maxBytes && attempt < 2) {
         const r = tryRotate(fs, file, st, maxBytes, bytes.length, now(), staleMs);
         if (r === "rotated") {
+          // We renamed the file our descriptor points at: close it (kept or not) and open the new one.
           rotated = true;
-          fs.closeSync(fd);
-          fdOpen = false;
-          ({ fd, readable } = openTarget(fs, file));
-          fdOpen = true;
-          st = fs.fstatSync(fd);
+          open = false;
+          closeQuietly(fs, h.fd);
+          const o = openTarget(fs, file);
+          open = true;
+          h = { fd: o.fd, readable: o.readable, dev: 0, ino: 0, mode: 0, uid: 0, gid: 0, used: 0 };
+          st = fs.fstatSync(h.fd);
+          Object.assign(h, { dev: st.dev, ino: st.ino, mode: st.mode, uid: st.uid, gid: st.gid });
         } else if (r !== "busy") {
           warnings.push(`rotation failed, appended to the old file: ${r}`);
         }
       }
+      const fd = h.fd;
+      const readable = h.readable;
       let out = bytes;
       // Skip reading the last byte when this process wrote it: same inode, and the size it left behind.
-      const mine = lastEnds.get(file);
       const known = mine !== undefined && mine.ino === st.ino && mine.dev === st.dev && mine.end === st.size;
       if (readable && st.isFile() && st.size > 0 && !known && !endsClean(fs, fd, st.size)) {
         out = Buffer.concat([NL, bytes]); // a torn line from a crash ends here; start on a fresh line
@@ -581,6 +723,7 @@ function appendInner(fs, file, line, options, now, warnings) {
         writeAll(fs, fd, out);
       } catch (e) {
         if (e && e.written > 0) {
+          wrote = true;
           // Best effort: end whatever part reached the file, so the next append starts clean.
           try {
             fs.writeSync(fd, NL, 0, 1);
@@ -590,18 +733,20 @@ function appendInner(fs, file, line, options, now, warnings) {
         }
         throw e;
       }
+      wrote = true;
+      let end = -1;
       if (st.isFile()) {
         const after = fs.fstatSync(fd);
         if (after.nlink === 0 && attempt === 0) {
-          // Deleted underneath (between our open and our write): the line went to an orphaned inode. Write it
-          // again to whatever now lives at the path. (Renamed underneath needs nothing: the line is complete
-          // in the archive, where readers find it.)
+          // Deleted underneath (between our lstat or open and our write): the line went to an orphaned inode.
+          // Write it again to whatever now lives at the path. (Renamed underneath needs nothing: the line is
+          // complete in the archive, where readers find it.)
           warnings.push("the file was deleted during the append; wrote the line again to a new file");
-          fs.closeSync(fd);
-          fdOpen = false;
+          open = false;
+          closeQuietly(fs, fd);
           continue;
         }
-        let end = st.size + out.length;
+        end = st.size + out.length;
         if (readable && out[0] !== 0x0a && after.size !== end && gluedOnto(fs, fd, st.size, after.size, out)) {
           // Between our tail check and our write, another writer's line was cut short (killed mid-copy, disk
           // full) and ours landed right after its fragment. Write ours again, on a fresh line; the glued copy
@@ -613,18 +758,28 @@ function appendInner(fs, file, line, options, now, warnings) {
           end = -1;
         }
         if (sync) fs.fdatasyncSync(fd);
-        if (lastEnds.size >= 64 && !lastEnds.has(file)) lastEnds.clear();
-        lastEnds.set(file, { ino: st.ino, dev: st.dev, end });
       }
+      if (lastEnds.size >= 64 && !lastEnds.has(file)) lastEnds.clear();
+      lastEnds.set(file, { ino: st.ino, dev: st.dev, end, at: t0 });
+      // Keep only descriptors of regular files, and only within a burst of appends.
+      open = false;
+      keepOrClose(fs, file, h, burst && st.isFile(), t0);
       return { ok: true, file, bytes: out.length, rotated };
-    } finally {
-      if (fdOpen) {
-        try {
-          fs.closeSync(fd);
-        } catch {
-          // closing cannot lose what was written
-        }
+    } catch (e) {
+      // Any error: this descriptor is not kept. An error on a kept descriptor before anything was written is
+      // retried once with a fresh open, so a fault reports what a fresh open and write report.
+      if (open) {
+        open = false;
+        closeQuietly(fs, h.fd);
       }
+      if (fromCache && !wrote && !retried) {
+        retried = true;
+        attempt--;
+        continue;
+      }
+      throw e;
+    } finally {
+      if (open) closeQuietly(fs, h.fd);
     }
   }
 }

@@ -139,3 +139,26 @@ test("credentials in an http remote never reach the stamps", () => {
   assert.equal(cleanRemote("git@github.com:a/b.git"), "git@github.com:a/b.git");
   assert.equal(cleanRemote("ssh://git@host/x.git"), "ssh://git@host/x.git");
 });
+
+test("HEAD moving to another branch while the facts are read is never served stale", () => {
+  const { main } = makeRepo();
+  clearGitCache();
+  let once = true;
+  const seam = {
+    ...fs,
+    readFileSync: (p, ...rest) => {
+      const text = fs.readFileSync(p, ...rest);
+      if (once && p === path.join(main, ".git", "HEAD")) {
+        once = false; // right after the first read of HEAD: switch branch and commit there
+        git(main, "checkout", "-q", "-b", "moved");
+        git(main, "commit", "-q", "--allow-empty", "-m", "on moved");
+      }
+      return text;
+    },
+  };
+  gitContext(main, { fs: seam });
+  git(main, "commit", "-q", "--allow-empty", "-m", "again on moved");
+  const now = gitContext(main, { fs: seam });
+  assert.equal(now.branch, "moved");
+  assert.equal(now.head, git(main, "rev-parse", "HEAD"));
+});

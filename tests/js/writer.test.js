@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { appendLine, quarantinePath, readStatus, describeError, DEFAULT_MAX_BYTES } from "../../plugin/writer.js";
+import { appendLine, quarantinePath, readStatus, describeError, DEFAULT_MAX_BYTES, KEEP_OPEN_MS, closeKept } from "../../plugin/writer.js";
 import { tmpdir, lines } from "./helpers.js";
 
 const quiet = { statusFile: false };
@@ -230,4 +230,134 @@ test("a line that lands right after another writer's torn fragment is written ag
       assert.deepEqual(lines(f), ['{"first":1}', '{"other":"complete"}', line.trimEnd()]);
     }
   }
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Kept descriptors: a burst of appends keeps the O_APPEND descriptor, re-validated by one lstat of the path.
+
+/** Descriptors of this process that point at `target` (Linux /proc; null where there is none). */
+function openFdsTo(target) {
+  try {
+    return fs.readdirSync("/proc/self/fd").filter((n) => {
+      try {
+        return fs.readlinkSync(`/proc/self/fd/${n}`).startsWith(target);
+      } catch {
+        return false;
+      }
+    }).length;
+  } catch {
+    return null;
+  }
+}
+
+function countingFs() {
+  const seam = fsWith({
+    openSync: (...a) => {
+      seam.opens++;
+      return fs.openSync(...a);
+    },
+  });
+  seam.opens = 0;
+  return seam;
+}
+
+test("a lone append holds no descriptor; a burst keeps one, and closeKept() releases it", () => {
+  const f = path.join(tmpdir(), "r.jsonl");
+  const seam = countingFs();
+  assert.equal(appendLine(f, '{"n":1}\n', { ...quiet, fs: seam }).ok, true);
+  if (openFdsTo(f) !== null) assert.equal(openFdsTo(f), 0, "nothing open after a lone append");
+  for (let i = 2; i <= 5; i++) assert.equal(appendLine(f, `{"n":${i}}\n`, { ...quiet, fs: seam }).ok, true);
+  assert.equal(seam.opens, 2, "opened for the lone append and once for the burst");
+  if (openFdsTo(f) !== null) assert.equal(openFdsTo(f), 1, "one kept descriptor");
+  closeKept();
+  if (openFdsTo(f) !== null) assert.equal(openFdsTo(f), 0);
+  assert.deepEqual(lines(f).map((l) => JSON.parse(l).n), [1, 2, 3, 4, 5]);
+});
+
+test("a kept descriptor is closed after a quiet second (unref'd timer)", async (t) => {
+  const f = path.join(tmpdir(), "r.jsonl");
+  appendLine(f, "{}\n", quiet);
+  appendLine(f, "{}\n", quiet);
+  if (openFdsTo(f) === null) return t.skip("no /proc/self/fd");
+  assert.equal(openFdsTo(f), 1);
+  await new Promise((r) => setTimeout(r, KEEP_OPEN_MS * 2 + 200));
+  assert.equal(openFdsTo(f), 0);
+});
+
+test("a kept descriptor notices the file renamed, deleted, replaced, chmod'ed or replaced by a symlink", () => {
+  const d = tmpdir();
+  const f = path.join(d, "r.jsonl");
+  const burst = () => {
+    appendLine(f, '{"warm":1}\n', quiet);
+    appendLine(f, '{"warm":2}\n', quiet);
+  };
+  // renamed away (another process rotated it): the next line goes to the new file at the path
+  burst();
+  fs.renameSync(f, path.join(d, "archive.jsonl"));
+  assert.equal(appendLine(f, '{"after":"rename"}\n', quiet).ok, true);
+  assert.deepEqual(lines(f), ['{"after":"rename"}']);
+  assert.equal(lines(path.join(d, "archive.jsonl")).length, 2);
+  // deleted
+  burst();
+  fs.unlinkSync(f);
+  assert.equal(appendLine(f, '{"after":"delete"}\n', quiet).ok, true);
+  assert.deepEqual(lines(f), ['{"after":"delete"}']);
+  // replaced by another file
+  burst();
+  fs.writeFileSync(path.join(d, "other"), '{"other":1}\n');
+  fs.renameSync(path.join(d, "other"), f);
+  assert.equal(appendLine(f, '{"after":"replace"}\n', quiet).ok, true);
+  assert.deepEqual(lines(f), ['{"other":1}', '{"after":"replace"}']);
+  // chmod: reopened (a fresh open decides)
+  burst();
+  const seam = countingFs();
+  fs.chmodSync(f, 0o640);
+  assert.equal(appendLine(f, "{}\n", { ...quiet, fs: seam }).ok, true);
+  assert.equal(seam.opens, 1, "reopened after chmod");
+  assert.equal(appendLine(f, "{}\n", { ...quiet, fs: seam }).ok, true);
+  assert.equal(seam.opens, 1, "kept again");
+  // replaced by a symlink: refused (ELOOP), the victim untouched
+  burst();
+  const victim = path.join(d, "victim.txt");
+  fs.writeFileSync(victim, "keep out\n");
+  fs.renameSync(f, path.join(d, "moved.jsonl"));
+  fs.symlinkSync(victim, f);
+  const r = appendLine(f, '{"x":1}\n', quiet);
+  assert.equal(r.ok, false);
+  assert.match(r.reason, /^ELOOP: /);
+  assert.equal(fs.readFileSync(victim, "utf8"), "keep out\n");
+});
+
+test("an error on a kept descriptor closes it and retries once with a fresh open", () => {
+  const f = path.join(tmpdir(), "r.jsonl");
+  appendLine(f, '{"n":1}\n', quiet);
+  appendLine(f, '{"n":2}\n', quiet); // now kept
+  // the kept descriptor fails once (EBADF); the retry through a fresh open succeeds, the line once
+  let fail = 1;
+  const seam = countingFs();
+  seam.writeSync = (...a) => {
+    if (fail-- > 0) throw Object.assign(new Error("bad fd"), { code: "EBADF" });
+    return fs.writeSync(...a);
+  };
+  assert.equal(appendLine(f, '{"n":3}\n', { ...quiet, fs: seam }).ok, true);
+  assert.equal(seam.opens, 1);
+  assert.deepEqual(lines(f).map((l) => JSON.parse(l).n), [1, 2, 3]);
+  // a fault that persists gives the fresh open's status, and nothing stays open
+  appendLine(f, '{"n":4}\n', quiet);
+  const full = fsWith({ writeSync: () => { throw Object.assign(new Error("full"), { code: "ENOSPC" }); } });
+  const r = appendLine(f, '{"n":5}\n', { ...quiet, fs: full });
+  assert.equal(r.reason, "ENOSPC: no space left on device");
+  if (openFdsTo(f) !== null) assert.equal(openFdsTo(f), 0);
+  assert.deepEqual(lines(f).map((l) => JSON.parse(l).n), [1, 2, 3, 4]);
+});
+
+test("rotating in a burst: the renamed file's descriptor is closed, lines go to the new file", () => {
+  const d = tmpdir();
+  const f = path.join(d, "r.jsonl");
+  for (let i = 0; i < 40; i++) assert.equal(appendLine(f, JSON.stringify({ i, pad: "p".repeat(60) }) + "\n", { ...quiet, sync: false, maxBytes: 500 }).ok, true);
+  const archives = fs.readdirSync(d).filter((n) => n !== "r.jsonl").map((n) => path.join(d, n));
+  assert.ok(archives.length >= 5);
+  if (openFdsTo(d) !== null) assert.equal(openFdsTo(d), 1, "only the live file's descriptor is kept");
+  for (const a of archives) assert.ok(fs.statSync(a).size <= 500);
+  closeKept();
 });
