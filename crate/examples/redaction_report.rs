@@ -49,10 +49,10 @@ fn log_like(size: usize, secrets: bool) -> String {
     ];
     let gh = format!("gh{}_{}", "p", "aB3dE5fG7hJ9kL2mN4pQ6rS8tU1vW3xY5zA7b");
     let dirty = [
-        format!("DB_PASSWORD=Xk7pQ2wR9zL4\n"),
+        "DB_PASSWORD=Xk7pQ2wR9zL4\n".to_string(),
         format!("curl -H 'Authorization: Bearer {gh}' https://api.github.com/user\n"),
-        format!("DATABASE_URL=postgres://app:s3cr3t-Pw9@db.internal:5432/app\n"),
-        format!("DETAIL:  Key (api_key)=(k9Xq2Lm7vPz0) already exists.\n"),
+        "DATABASE_URL=postgres://app:s3cr3t-Pw9@db.internal:5432/app\n".to_string(),
+        "DETAIL:  Key (api_key)=(k9Xq2Lm7vPz0) already exists.\n".to_string(),
     ];
     let mut s = String::with_capacity(size + 256);
     let mut i = 0;
@@ -107,8 +107,5 @@ fn bench(r: &Redactor) {
     for _ in 0..1000 {
         std::hint::black_box(Redactor::new(&RedactOptions::default()));
     }
-    println!(
-        "Redactor::new (default options): {:.2} µs",
-        t.elapsed().as_secs_f64() * 1e3
-    );
+    println!("Redactor::new (default options): {:.2} µs", t.elapsed().as_secs_f64() * 1e3);
 }

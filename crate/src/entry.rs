@@ -42,7 +42,9 @@ impl Context {
             .map(|(key, value)| {
                 let token = string_token(value);
                 let (token, hits) = match redactor.redact_json_member(key, &token) {
-                    Some((clean, hits)) => (clean, hits.into_iter().map(|h| Hit { path: format!("$.{key}"), ..h }).collect()),
+                    Some((clean, hits)) => {
+                        (clean, hits.into_iter().map(|h| Hit { path: format!("$.{key}"), ..h }).collect())
+                    }
                     None => (token, Vec::new()),
                 };
                 Stamp { key: key.clone(), token, hits }
@@ -103,25 +105,39 @@ pub fn record(input: Input<'_>, now: f64, random: [u8; 8], ctx: &Stamps, redacto
         Input::Bytes(b) => match std::str::from_utf8(b) {
             Ok(t) => text(t, now, random, ctx, redactor),
             Err(e) => {
-                let reason = format!("input is not valid UTF-8 (first bad byte at offset {}); kept as base64", e.valid_up_to());
+                let reason =
+                    format!("input is not valid UTF-8 (first bad byte at offset {}); kept as base64", e.valid_up_to());
                 let raw = Raw::Bytes { bytes: b, encoding: "utf-8" };
                 quarantine(&reason, raw, now, random, ctx, redactor, &[])
             }
         },
-        Input::Utf16(units) => match String::from_utf16(units) {
-            Ok(t) => text(&t, now, random, ctx, redactor),
-            Err(_) => {
-                let at = lone_surrogate_at(units);
-                let reason = format!("input holds a lone UTF-16 surrogate at code unit {at}; kept as base64 of its UTF-16LE code units");
-                quarantine(&reason, Raw::Utf16(units), now, random, ctx, redactor, &[])
+        Input::Utf16(units) => {
+            match String::from_utf16(units) {
+                Ok(t) => text(&t, now, random, ctx, redactor),
+                Err(_) => {
+                    let at = lone_surrogate_at(units);
+                    let reason = format!("input holds a lone UTF-16 surrogate at code unit {at}; kept as base64 of its UTF-16LE code units");
+                    quarantine(&reason, Raw::Utf16(units), now, random, ctx, redactor, &[])
+                }
             }
-        },
+        }
     }
 }
 
 /// One bounded piece of an input too large to record whole; goes to quarantine under the given `eid`.
-pub fn piece(chunk: &[u8], now: f64, eid: &str, index: u32, count: u32, total: f64, ctx: &Stamps, redactor: &Redactor) -> Outcome {
-    let reason = format!("input of {} bytes is over the size bound; kept in {count} pieces under one eid", total as u64);
+#[allow(clippy::too_many_arguments)] // the boundary's arguments, one for one
+pub fn piece(
+    chunk: &[u8],
+    now: f64,
+    eid: &str,
+    index: u32,
+    count: u32,
+    total: f64,
+    ctx: &Stamps,
+    redactor: &Redactor,
+) -> Outcome {
+    let reason =
+        format!("input of {} bytes is over the size bound; kept in {count} pieces under one eid", total as u64);
     let extra = [
         ("piece".to_owned(), index.to_string()),
         ("pieces".to_owned(), count.to_string()),
@@ -143,7 +159,10 @@ pub fn marker(now: f64, eid: &str, count: u32, total: f64, ctx: &Stamps, redacto
     line.member("oversized", "true");
     line.member("bytes", &(total as u64).to_string());
     line.member("pieces", &count.to_string());
-    line.member("note", &string_token("input over the size bound; its pieces are in the quarantine file under this eid"));
+    line.member(
+        "note",
+        &string_token("input over the size bound; its pieces are in the quarantine file under this eid"),
+    );
     line.finish(Target::Main, "marker", None, Vec::new(), ctx, redactor)
 }
 
@@ -155,7 +174,14 @@ fn text(t: &str, now: f64, random: [u8; 8], ctx: &Stamps, redactor: &Redactor) -
         let mut line = Line::new(&[]);
         line.head(now, None, random);
         line.member("raw", &string_token(t));
-        return line.finish(Target::Main, "empty", None, vec!["empty input: recorded as an entry with an empty raw".into()], ctx, redactor);
+        return line.finish(
+            Target::Main,
+            "empty",
+            None,
+            vec!["empty input: recorded as an entry with an empty raw".into()],
+            ctx,
+            redactor,
+        );
     }
     if first == Some(b'{') {
         return object_like(t, trimmed, now, random, ctx, redactor);
@@ -235,7 +261,8 @@ fn object_like(t: &str, trimmed: &str, now: f64, random: [u8; 8], ctx: &Stamps, 
         Err(_) => relaxed::object(trimmed, 0),
     };
     let Some((fields, end)) = read else {
-        let reason = format!("starts like a JSON object but is not valid JSON ({strict_err}) and not readable leniently");
+        let reason =
+            format!("starts like a JSON object but is not valid JSON ({strict_err}) and not readable leniently");
         return quarantine(&reason, Raw::Text(t), now, random, ctx, redactor, &[]);
     };
     let rest = trimmed[end..].trim();
@@ -275,7 +302,15 @@ enum Raw<'a> {
     Utf16(&'a [u16]),
 }
 
-fn quarantine(reason: &str, raw: Raw<'_>, now: f64, random: [u8; 8], ctx: &Stamps, redactor: &Redactor, extra: &[(String, String)]) -> Outcome {
+fn quarantine(
+    reason: &str,
+    raw: Raw<'_>,
+    now: f64,
+    random: [u8; 8],
+    ctx: &Stamps,
+    redactor: &Redactor,
+    extra: &[(String, String)],
+) -> Outcome {
     quarantine_with(reason, raw, now, None, random, ctx, redactor, extra)
 }
 
@@ -454,7 +489,15 @@ impl<'s> Line<'s> {
         self.text_redacted = true;
     }
 
-    fn finish(mut self, target: Target, style: &'static str, reason: Option<String>, warnings: Vec<String>, ctx: &Stamps, redactor: &Redactor) -> Outcome {
+    fn finish(
+        mut self,
+        target: Target,
+        style: &'static str,
+        reason: Option<String>,
+        warnings: Vec<String>,
+        ctx: &Stamps,
+        redactor: &Redactor,
+    ) -> Outcome {
         // Content read out of text was redacted as text already; JSON content is redacted here, before the
         // stamps (rendered and redacted once per context) are added.
         if !self.text_redacted {
@@ -513,7 +556,10 @@ mod tests {
     const STAMPS: &str = r#""capture":"cli","pwd":"/w","repo":"r"}"#;
 
     fn ctx() -> Context {
-        Context { capture: "cli".into(), stamps: vec![("pwd".into(), "/w".into()), ("repo".into(), "r".into()), ("session".into(), String::new())] }
+        Context {
+            capture: "cli".into(),
+            stamps: vec![("pwd".into(), "/w".into()), ("repo".into(), "r".into()), ("session".into(), String::new())],
+        }
     }
 
     fn off() -> Redactor {
@@ -526,21 +572,48 @@ mod tests {
 
     /// (input, style, the line between the ts/eid head and the stamps)
     const MAIN: &[(&str, &str, &str)] = &[
-        (r#"{"note": "hi",  "n": 1.0, "s": "\u00e9\/", "n": 1e5}"#, "json", r#""note":"hi","n":1.0,"s":"\u00e9\/","n":1e5,"#),
-        ("{\n  \"sentiment\": {\"fixed\": true},\n  \"big\": 123456789012345678901234567890\n}", "json", r#""sentiment":{"fixed":true},"big":123456789012345678901234567890,"#),
+        (
+            r#"{"note": "hi",  "n": 1.0, "s": "\u00e9\/", "n": 1e5}"#,
+            "json",
+            r#""note":"hi","n":1.0,"s":"\u00e9\/","n":1e5,"#,
+        ),
+        (
+            "{\n  \"sentiment\": {\"fixed\": true},\n  \"big\": 123456789012345678901234567890\n}",
+            "json",
+            r#""sentiment":{"fixed":true},"big":123456789012345678901234567890,"#,
+        ),
         (r#"{"sentiment": null}"#, "json", r#""sentiment":null,"#),
         ("{}", "json", ""),
         ("[1, \"two\"]", "json-value", r#""value":[1,"two"],"#),
         ("\"just a string\"", "json-value", r#""value":"just a string","#),
         ("42", "json-value", r#""value":42,"#),
-        ("category=bad judgement | finding: skipped tests {grade: F}", "loose",
-            r#""category":"bad judgement","finding":"skipped tests","grade":"F","raw":"category=bad judgement | finding: skipped tests {grade: F}","#),
-        ("Broke main. sentiment: guilt, relief", "text", r#""note":"Broke main.","sentiment":"guilt, relief","raw":"Broke main. sentiment: guilt, relief","#),
+        (
+            "category=bad judgement | finding: skipped tests {grade: F}",
+            "loose",
+            r#""category":"bad judgement","finding":"skipped tests","grade":"F","raw":"category=bad judgement | finding: skipped tests {grade: F}","#,
+        ),
+        (
+            "Broke main. sentiment: guilt, relief",
+            "text",
+            r#""note":"Broke main.","sentiment":"guilt, relief","raw":"Broke main. sentiment: guilt, relief","#,
+        ),
         ("plain words", "text", r#""note":"plain words","raw":"plain words","#),
         ("  ", "empty", r#""raw":"  ","#),
-        ("{note: 'lenient', grade: F,}", "loose", r#""note":"lenient","grade":"F","raw":"{note: 'lenient', grade: F,}","#),
-        (r#"{"a": 1} and then some prose"#, "loose", r#""a":1,"note":"and then some prose","raw":"{\"a\": 1} and then some prose","#),
-        ("raw=mine | note: also mine", "loose", r#""raw":"mine","note":"also mine","_raw":"raw=mine | note: also mine","#),
+        (
+            "{note: 'lenient', grade: F,}",
+            "loose",
+            r#""note":"lenient","grade":"F","raw":"{note: 'lenient', grade: F,}","#,
+        ),
+        (
+            r#"{"a": 1} and then some prose"#,
+            "loose",
+            r#""a":1,"note":"and then some prose","raw":"{\"a\": 1} and then some prose","#,
+        ),
+        (
+            "raw=mine | note: also mine",
+            "loose",
+            r#""raw":"mine","note":"also mine","_raw":"raw=mine | note: also mine","#,
+        ),
         ("[WIP] half done", "text", r#""note":"[WIP] half done","raw":"[WIP] half done","#),
         ("\u{feff}{\"a\": 1}", "json", r#""a":1,"#),
     ];
@@ -644,7 +717,13 @@ mod tests {
 
     #[test]
     fn issue4_loose_fields_are_redacted_as_text() {
-        let out = record(Input::Text("webhook_secret=correcthorse7743 level=debug"), NOW, RANDOM, &ctx().render(&on()), &on());
+        let out = record(
+            Input::Text("webhook_secret=correcthorse7743 level=debug"),
+            NOW,
+            RANDOM,
+            &ctx().render(&on()),
+            &on(),
+        );
         assert!(!out.line.contains("correcthorse7743"), "{}", out.line);
         assert!(out.line.contains(r#""redacted":[{"path":"$.raw","#), "{}", out.line);
         // A word that is no secret stays, even under a secret-sounding key.

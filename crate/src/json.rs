@@ -195,19 +195,17 @@ pub(crate) fn string_end(b: &[u8], start: usize) -> Result<usize, ScanError> {
         match b.get(i) {
             None => return Err(err(i, "unterminated string")),
             Some(b'"') => return Ok(i + 1),
-            Some(b'\\') => {
-                match b.get(i + 1) {
-                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
-                    Some(b'u') => {
-                        let hex = b.get(i + 2..i + 6).ok_or_else(|| err(i, "unterminated \\u escape"))?;
-                        if !hex.iter().all(u8::is_ascii_hexdigit) {
-                            return Err(err(i, "invalid \\u escape"));
-                        }
-                        i += 6;
+            Some(b'\\') => match b.get(i + 1) {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
+                Some(b'u') => {
+                    let hex = b.get(i + 2..i + 6).ok_or_else(|| err(i, "unterminated \\u escape"))?;
+                    if !hex.iter().all(u8::is_ascii_hexdigit) {
+                        return Err(err(i, "invalid \\u escape"));
                     }
-                    _ => return Err(err(i, "invalid escape in string")),
+                    i += 6;
                 }
-            }
+                _ => return Err(err(i, "invalid escape in string")),
+            },
             Some(&c) if c < 0x20 => return Err(err(i, "control character inside a string")),
             Some(_) => i += 1,
         }
@@ -351,10 +349,16 @@ mod tests {
         ("{ }", "{}"),
         ("[]", "[]"),
         ("  {\"a\" : 1 }  ", "{\"a\":1}"),
-        ("{\"a\":1.0,\"b\":1e5,\"c\":123456789012345678901234567890}", "{\"a\":1.0,\"b\":1e5,\"c\":123456789012345678901234567890}"),
+        (
+            "{\"a\":1.0,\"b\":1e5,\"c\":123456789012345678901234567890}",
+            "{\"a\":1.0,\"b\":1e5,\"c\":123456789012345678901234567890}",
+        ),
         ("{\"a\":\"\\u00e9\\/ x\"}", "{\"a\":\"\\u00e9\\/ x\"}"),
         ("{\"a\":1,\"a\":2}", "{\"a\":1,\"a\":2}"),
-        ("{\n  \"s\": {\"x\": [1, 2, {\"y\": null}]},\n  \"t\": true\n}", "{\"s\":{\"x\":[1,2,{\"y\":null}]},\"t\":true}"),
+        (
+            "{\n  \"s\": {\"x\": [1, 2, {\"y\": null}]},\n  \"t\": true\n}",
+            "{\"s\":{\"x\":[1,2,{\"y\":null}]},\"t\":true}",
+        ),
         ("\"just a string\"", "\"just a string\""),
         ("-0.5E-3", "-0.5E-3"),
         ("{\"k\":\"lone \\ud800 escape\"}", "{\"k\":\"lone \\ud800 escape\"}"),

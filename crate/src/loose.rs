@@ -34,7 +34,7 @@ const SENTIMENT_WORDS: &[&str] = &["sentiment", "sentiments", "feeling", "feelin
 
 pub fn read(text: &str) -> Reading {
     let body_all = text.trim();
-    let (body, tail) = split_tail_object(body_all);
+    let (body, tail_fields) = split_tail_object(body_all);
     let segments = split_segments(body);
     let mut reading = Reading::default();
     let mut prose: Vec<&str> = Vec::new();
@@ -44,7 +44,6 @@ pub fn read(text: &str) -> Reading {
             None => prose.push(seg),
         }
     }
-    let tail_fields = tail.map(|t| t.0);
     if reading.fields.is_empty() {
         // Plain text: the prose is the body as written, not a re-join of its segments.
         let (note, sentiment) = match tail_fields {
@@ -94,7 +93,7 @@ fn is_sentiment_word(k: &str) -> bool {
 }
 
 /// Splits off a trailing relaxed `{...}` object that runs to the end of the text.
-fn split_tail_object(text: &str) -> (&str, Option<(Vec<(String, String)>, usize)>) {
+fn split_tail_object(text: &str) -> (&str, Option<Vec<relaxed::Field>>) {
     if !text.ends_with('}') {
         return (text, None);
     }
@@ -124,9 +123,7 @@ fn split_tail_object(text: &str) -> (&str, Option<(Vec<(String, String)>, usize)
         return (text, None);
     }
     match relaxed::object(text, i) {
-        Some((fields, end)) if end == text.len() && !fields.is_empty() => {
-            (text[..i].trim_end(), Some((fields, i)))
-        }
+        Some((fields, end)) if end == text.len() && !fields.is_empty() => (text[..i].trim_end(), Some(fields)),
         _ => (text, None),
     }
 }
@@ -174,7 +171,7 @@ fn field(seg: &str) -> Option<(&str, &str)> {
     }
     match b.get(j) {
         Some(b'=') if b.get(j + 1) != Some(&b'=') => Some((key, seg[j + 1..].trim())),
-        Some(b':') if j == i && b.get(j + 1).map_or(true, |c| c.is_ascii_whitespace()) => {
+        Some(b':') if j == i && b.get(j + 1).is_none_or(|c| c.is_ascii_whitespace()) => {
             Some((key, seg[j + 1..].trim()))
         }
         _ => None,
@@ -219,7 +216,8 @@ fn is_emoji(c: char) -> bool {
         | 0xFE0F | 0x200D | 0x20E3 | 0xE0020..=0xE007F)
 }
 
-const EMOTICONS: &[&str] = &[":)", ":-)", ":(", ":-(", ":D", ":-D", ";)", ";-)", ":/", ":-/", ":P", ":|", ":'(", "^^", "xD"];
+const EMOTICONS: &[&str] =
+    &[":)", ":-)", ":(", ":-(", ":D", ":-D", ";)", ";-)", ":/", ":-/", ":P", ":|", ":'(", "^^", "xD"];
 
 /// A trailing run of emoji, or one emoticon, after whitespace or punctuation.
 fn emoji_tail(text: &str) -> Option<(&str, &str)> {
@@ -249,10 +247,8 @@ fn emoji_tail(text: &str) -> Option<(&str, &str)> {
 /// `... — frustrating` or `... -- what a relief!`: a short clause (at most five words, 48 bytes) after a
 /// spaced em dash, en dash or double hyphen.
 fn dash_tail(text: &str) -> Option<(&str, &str)> {
-    let (at, len) = ["\u{2014}", "\u{2013}", " -- "]
-        .iter()
-        .filter_map(|d| text.rfind(d).map(|p| (p, d.len())))
-        .max()?;
+    let (at, len) =
+        ["\u{2014}", "\u{2013}", " -- "].iter().filter_map(|d| text.rfind(d).map(|p| (p, d.len()))).max()?;
     let before = text[..at].trim_end();
     let clause = text[at + len..].trim();
     let words = clause.split_whitespace().count();
@@ -293,16 +289,32 @@ mod tests {
 
     /// (input, note, sentiment as JSON)
     const PLAIN: &[(&str, Option<&str>, Option<&str>)] = &[
-        ("I force-pushed over a colleague's branch. sentiment: guilt, relief", Some("I force-pushed over a colleague's branch."), Some("\"guilt, relief\"")),
+        (
+            "I force-pushed over a colleague's branch. sentiment: guilt, relief",
+            Some("I force-pushed over a colleague's branch."),
+            Some("\"guilt, relief\""),
+        ),
         ("Tests finally pass 😅", Some("Tests finally pass"), Some("\"😅\"")),
         ("Tests finally pass 🎉 👍🏽", Some("Tests finally pass"), Some("\"🎉 👍🏽\"")),
-        ("The cache was stale all along — what a relief", Some("The cache was stale all along"), Some("\"what a relief\"")),
+        (
+            "The cache was stale all along — what a relief",
+            Some("The cache was stale all along"),
+            Some("\"what a relief\""),
+        ),
         ("Fixed it -- finally!", Some("Fixed it"), Some("\"finally!\"")),
         ("that went well :)", Some("that went well"), Some("\":)\"")),
-        ("Reverted the fix {\"regret\": 0.8, \"fixed\": true}", Some("Reverted the fix"), Some("{\"regret\":0.8,\"fixed\":true}")),
+        (
+            "Reverted the fix {\"regret\": 0.8, \"fixed\": true}",
+            Some("Reverted the fix"),
+            Some("{\"regret\":0.8,\"fixed\":true}"),
+        ),
         ("just a note with no tail", Some("just a note with no tail"), None),
         ("see http://example.com/a|b for details", Some("see http://example.com/a|b for details"), None),
-        ("Meeting at 12:30 went long — the build broke. Again, after the rebase", Some("Meeting at 12:30 went long — the build broke. Again, after the rebase"), None),
+        (
+            "Meeting at 12:30 went long — the build broke. Again, after the rebase",
+            Some("Meeting at 12:30 went long — the build broke. Again, after the rebase"),
+            None,
+        ),
         ("Broke it. sentiment: {guilt: 1}", Some("Broke it."), Some("{\"guilt\":1}")),
         ("mood=irritated", None, None),
     ];
@@ -340,7 +352,12 @@ mod tests {
         let r = read("sentiment: {\"guilt\": [0.5, 1e3]} | finding=x | tags: [a, b] | mood: {tired: very}");
         assert_eq!(
             fields(&r),
-            vec![("sentiment", "{\"guilt\":[0.5,1e3]}"), ("finding", "\"x\""), ("tags", "\"[a, b]\""), ("mood", "{\"tired\":\"very\"}")]
+            vec![
+                ("sentiment", "{\"guilt\":[0.5,1e3]}"),
+                ("finding", "\"x\""),
+                ("tags", "\"[a, b]\""),
+                ("mood", "{\"tired\":\"very\"}")
+            ]
         );
     }
 

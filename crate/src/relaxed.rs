@@ -130,7 +130,7 @@ impl Parser<'_> {
         match self.b.get(i)? {
             b'"' | b'\'' => self.quoted(i),
             _ => {
-                let end = self.bare_end(i, &[b':', b'=', b',', b'}', b'{', b'[', b']', b'\n']);
+                let end = self.bare_end(i, b":=,}{[]\n");
                 let key = self.text[i..end].trim();
                 if key.is_empty() {
                     return None;

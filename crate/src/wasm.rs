@@ -176,7 +176,15 @@ export function outcome(line, quarantine, eid, style, redactions, reason, warnin
            reason: reason ?? undefined, warnings: warnings ?? [], redactions };
 }")]
 extern "C" {
-    fn outcome(line: String, quarantine: bool, eid: String, style: u32, redactions: u32, reason: Option<String>, warnings: Option<Vec<String>>) -> JsValue;
+    fn outcome(
+        line: String,
+        quarantine: bool,
+        eid: String,
+        style: u32,
+        redactions: u32,
+        reason: Option<String>,
+        warnings: Option<Vec<String>>,
+    ) -> JsValue;
 }
 
 const STYLES: [&str; 8] = ["json", "json-value", "loose", "text", "empty", "quarantine", "piece", "marker"];

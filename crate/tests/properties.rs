@@ -39,13 +39,22 @@ fn json_value() -> impl Strategy<Value = (String, String)> {
         let ws = ws.clone();
         prop_oneof![
             (prop::collection::vec(inner.clone(), 0..4), ws.clone()).prop_map(|(items, w)| {
-                let text = format!("[{w}{}{w}]", items.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(&format!("{w},{w}")));
+                let text = format!(
+                    "[{w}{}{w}]",
+                    items.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(&format!("{w},{w}"))
+                );
                 let min = format!("[{}]", items.iter().map(|(_, m)| m.as_str()).collect::<Vec<_>>().join(","));
                 (text, min)
             }),
             (prop::collection::vec(("[a-z]{1,4}", inner), 0..4), ws).prop_map(|(items, w)| {
-                let text = format!("{{{w}{}{w}}}", items.iter().map(|(k, (t, _))| format!("\"{k}\"{w}:{w}{t}")).collect::<Vec<_>>().join(","));
-                let min = format!("{{{}}}", items.iter().map(|(k, (_, m))| format!("\"{k}\":{m}")).collect::<Vec<_>>().join(","));
+                let text = format!(
+                    "{{{w}{}{w}}}",
+                    items.iter().map(|(k, (t, _))| format!("\"{k}\"{w}:{w}{t}")).collect::<Vec<_>>().join(",")
+                );
+                let min = format!(
+                    "{{{}}}",
+                    items.iter().map(|(k, (_, m))| format!("\"{k}\":{m}")).collect::<Vec<_>>().join(",")
+                );
                 (text, min)
             }),
         ]

@@ -9,9 +9,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 fn fixtures(name: &str) -> Vec<serde_json::Value> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures/redaction")
-        .join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/redaction").join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .filter(|l| !l.trim().is_empty())
@@ -79,14 +77,10 @@ fn fixtures_recall_and_false_positives() {
         }
     }
 
-    let (total, caught, right): (usize, usize, usize) = rows
-        .values()
-        .fold((0, 0, 0), |a, r| (a.0 + r.total, a.1 + r.caught, a.2 + r.right_rule));
+    let (total, caught, right): (usize, usize, usize) =
+        rows.values().fold((0, 0, 0), |a, r| (a.0 + r.total, a.1 + r.caught, a.2 + r.right_rule));
     println!("\nredaction report (ruleset {})", recordings_core::redact::RULESET_VERSION);
-    println!(
-        "{:<26} {:>5} {:>7} {:>8} {:>10}",
-        "rule", "n", "caught", "recall", "named"
-    );
+    println!("{:<26} {:>5} {:>7} {:>8} {:>10}", "rule", "n", "caught", "recall", "named");
     for rule in BUILTIN_RULES {
         let id = rule.id();
         if let Some(row) = rows.get(id.as_ref()) {
@@ -112,12 +106,7 @@ fn fixtures_recall_and_false_positives() {
         100.0 * recall,
         100.0 * right as f64 / total as f64
     );
-    println!(
-        "false positives: {} of {} negatives ({:.1}%)",
-        fps.len(),
-        negatives.len(),
-        100.0 * fp_rate
-    );
+    println!("false positives: {} of {} negatives ({:.1}%)", fps.len(), negatives.len(), 100.0 * fp_rate);
     for m in misses.iter().chain(fps.iter()) {
         println!("{m}");
     }
@@ -128,10 +117,7 @@ fn fixtures_recall_and_false_positives() {
 #[test]
 fn fixtures_are_idempotent() {
     let r = redactor();
-    for p in fixtures("positives.jsonl")
-        .iter()
-        .chain(fixtures("negatives.jsonl").iter())
-    {
+    for p in fixtures("positives.jsonl").iter().chain(fixtures("negatives.jsonl").iter()) {
         let mode = p["mode"].as_str().unwrap_or("text");
         let input = p["input"].as_str().unwrap();
         if let Some((once, _)) = run(&r, mode, input) {

@@ -61,14 +61,8 @@ pub fn walk(
                     None
                 } else {
                     match stack.last() {
-                        Some(Frame::Obj {
-                            key: Some(KeySeg::Raw(ks, ke)),
-                            ..
-                        }) => classify_key(&b[*ks..*ke]),
-                        Some(Frame::Obj {
-                            key: Some(KeySeg::Owned(k)),
-                            ..
-                        }) => classify_key(k.as_bytes()),
+                        Some(Frame::Obj { key: Some(KeySeg::Raw(ks, ke)), .. }) => classify_key(&b[*ks..*ke]),
+                        Some(Frame::Obj { key: Some(KeySeg::Owned(k)), .. }) => classify_key(k.as_bytes()),
                         Some(_) => None,
                         None => parent_key.and_then(|k| classify_key(k.as_bytes())),
                     }
@@ -86,12 +80,7 @@ pub fn walk(
                     }
                     let path = path_of(raw, &stack, seg.as_ref());
                     for (f, &(start, end)) in spans.iter().zip(&ranges) {
-                        edits.push(Edit {
-                            start,
-                            end,
-                            rule: f.rule,
-                            path: path.clone(),
-                        });
+                        edits.push(Edit { start, end, rule: f.rule, path: path.clone() });
                     }
                 }
                 if let (Some(seg), Some(Frame::Obj { key, want_key })) = (seg, stack.last_mut()) {
@@ -101,10 +90,7 @@ pub fn walk(
                 i = next;
             }
             b'{' => {
-                stack.push(Frame::Obj {
-                    key: None,
-                    want_key: true,
-                });
+                stack.push(Frame::Obj { key: None, want_key: true });
                 i += 1;
             }
             b'[' => {
@@ -145,11 +131,7 @@ fn whole_value(text: &str, kc: KeyClass, allowed: &dyn Fn(&str) -> bool) -> Opti
     let v = text.as_bytes();
     let found = if kc.family == Family::Authorization {
         let (s, e) = auth_credential(v, 0)?;
-        Found {
-            start: s,
-            end: e,
-            rule: whole_token(&v[s..e]).unwrap_or(kc.rule),
-        }
+        Found { start: s, end: e, rule: whole_token(&v[s..e]).unwrap_or(kc.rule) }
     } else {
         if v.starts_with(b"-----BEGIN") {
             return None;
@@ -159,11 +141,7 @@ fn whole_value(text: &str, kc: KeyClass, allowed: &dyn Fn(&str) -> bool) -> Opti
             None if accept_value(v, Mode::Literal, kc.family) => kc.rule,
             None => return None,
         };
-        Found {
-            start: 0,
-            end: v.len(),
-            rule,
-        }
+        Found { start: 0, end: v.len(), rule }
     };
     (!allowed(&text[found.start..found.end])).then_some(found)
 }
@@ -220,12 +198,7 @@ fn decode(content: &str, out: &mut String, escs: &mut Vec<Esc>) {
         }
         let (dec, raw) = (out.len(), i);
         i += escape(content, i, out);
-        escs.push(Esc {
-            dec: dec as u32,
-            raw: raw as u32,
-            dec_end: out.len() as u32,
-            raw_end: i as u32,
-        });
+        escs.push(Esc { dec: dec as u32, raw: raw as u32, dec_end: out.len() as u32, raw_end: i as u32 });
     }
 }
 
@@ -315,10 +288,7 @@ fn redacted_copy(raw: &str, cs: usize, ce: usize, spans: &[Found], ranges: &[(us
 /// they are in the document (JSON-escaped), with any secret inside them already replaced by its marker.
 fn path_of(raw: &str, stack: &[Frame], leaf: Option<&KeySeg>) -> String {
     let mut p = String::from("$");
-    let leaf = leaf.map(|k| Frame::Obj {
-        key: Some(borrow_seg(k)),
-        want_key: false,
-    });
+    let leaf = leaf.map(|k| Frame::Obj { key: Some(borrow_seg(k)), want_key: false });
     for f in stack.iter().chain(leaf.iter()) {
         match f {
             Frame::Arr { idx } => {
@@ -332,8 +302,7 @@ fn path_of(raw: &str, stack: &[Frame], leaf: Option<&KeySeg>) -> String {
                     KeySeg::Owned(s) => s,
                 };
                 let plain = !k.is_empty()
-                    && k.bytes()
-                        .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'$');
+                    && k.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || c == b'$');
                 if plain {
                     p.push('.');
                     p.push_str(k);

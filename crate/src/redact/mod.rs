@@ -68,12 +68,7 @@ pub struct RedactOptions {
 
 impl Default for RedactOptions {
     fn default() -> Self {
-        RedactOptions {
-            enabled: true,
-            patterns: Vec::new(),
-            allow: Vec::new(),
-            allow_patterns: Vec::new(),
-        }
+        RedactOptions { enabled: true, patterns: Vec::new(), allow: Vec::new(), allow_patterns: Vec::new() }
     }
 }
 
@@ -108,15 +103,7 @@ impl Redactor {
             (Vec::new(), Vec::new())
         };
         let allow = opts.allow.iter().filter(|a| !a.is_empty()).cloned().collect();
-        (
-            Redactor {
-                enabled: opts.enabled,
-                allow,
-                allow_re,
-                custom,
-            },
-            warnings,
-        )
+        (Redactor { enabled: opts.enabled, allow, allow_re, custom }, warnings)
     }
 
     /// Redacts free text (a decoded string). Returns `None` when nothing matched (the fast, common case).
@@ -229,11 +216,7 @@ impl Hits {
             return;
         }
         self.index.insert((path.to_string(), rule), self.list.len());
-        self.list.push(Hit {
-            path: path.to_string(),
-            rule: rule.id().into_owned(),
-            count: 1,
-        });
+        self.list.push(Hit { path: path.to_string(), rule: rule.id().into_owned(), count: 1 });
     }
     fn into_vec(self) -> Vec<Hit> {
         self.list

@@ -198,9 +198,9 @@ pub fn token_at(b: &[u8], i: usize) -> Option<(usize, Rule)> {
             .map(|e| (e, Rule::AwsAccessKeyId))
             .or_else(|| gcp_api_key(b, i).map(|e| (e, Rule::GcpApiKey)))
             .or_else(|| twilio(b, i).map(|e| (e, Rule::TwilioKey))),
-        b'S' => twilio(b, i)
-            .map(|e| (e, Rule::TwilioKey))
-            .or_else(|| sendgrid(b, i).map(|e| (e, Rule::SendgridApiKey))),
+        b'S' => {
+            twilio(b, i).map(|e| (e, Rule::TwilioKey)).or_else(|| sendgrid(b, i).map(|e| (e, Rule::SendgridApiKey)))
+        }
         b'g' => github(b, i).or_else(|| gitlab(b, i).map(|e| (e, Rule::GitlabToken))),
         b'x' => slack_token(b, i).map(|e| (e, Rule::SlackToken)),
         b's' => stripe(b, i)
@@ -226,9 +226,8 @@ pub fn whole_token(v: &[u8]) -> Option<Rule> {
 /// AWS access key ids: a four-letter kind prefix and 16 upper-case base32 characters.
 /// <https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_identifiers.html#identifiers-unique-ids>
 fn aws_key_id(b: &[u8], i: usize) -> Option<usize> {
-    const KINDS: [&[u8; 4]; 12] = [
-        b"AKIA", b"ASIA", b"ABIA", b"ACCA", b"AGPA", b"AIDA", b"AIPA", b"ANPA", b"ANVA", b"AROA", b"APKA", b"ASCA",
-    ];
+    const KINDS: [&[u8; 4]; 12] =
+        [b"AKIA", b"ASIA", b"ABIA", b"ACCA", b"AGPA", b"AIDA", b"AIPA", b"ANPA", b"ANVA", b"AROA", b"APKA", b"ASCA"];
     if !KINDS.iter().any(|k| starts_with_at(b, i, &k[..])) {
         return None;
     }
@@ -293,7 +292,7 @@ fn github(b: &[u8], i: usize) -> Option<(usize, Rule)> {
         return None;
     }
     let n = run_len(b, i + 4, is_alnum);
-    if n < 36 || n > 255 || b.get(i + 4 + n).is_some_and(|&c| c == b'_') {
+    if !(36..=255).contains(&n) || b.get(i + 4 + n).is_some_and(|&c| c == b'_') {
         return None;
     }
     let (l, u, d) = mix(&b[i + 4..i + 4 + n]);
@@ -303,18 +302,8 @@ fn github(b: &[u8], i: usize) -> Option<(usize, Rule)> {
 /// GitLab personal, deploy, runner, trigger, feed, OAuth and CI/CD job tokens.
 /// <https://docs.gitlab.com/security/tokens/#token-prefixes>
 fn gitlab(b: &[u8], i: usize) -> Option<usize> {
-    const PREFIXES: [&[u8]; 10] = [
-        b"glpat-",
-        b"gldt-",
-        b"glrt-",
-        b"glptt-",
-        b"glft-",
-        b"glimt-",
-        b"glagent-",
-        b"glsoat-",
-        b"glcbt-",
-        b"gloas-",
-    ];
+    const PREFIXES: [&[u8]; 10] =
+        [b"glpat-", b"gldt-", b"glrt-", b"glptt-", b"glft-", b"glimt-", b"glagent-", b"glsoat-", b"glcbt-", b"gloas-"];
     let p = PREFIXES.iter().find(|p| starts_with_at(b, i, p))?;
     let s = i + p.len();
     let n = run_len(b, s, |c| is_b64url(c) || c == b'.');
@@ -521,9 +510,7 @@ fn split_words(k: &[u8], out: &mut [(usize, usize); MAX_WORDS]) -> usize {
 }
 
 fn word_is(w: &[u8], names: &[&str]) -> bool {
-    names
-        .iter()
-        .any(|n| n.len() == w.len() && w.eq_ignore_ascii_case(n.as_bytes()))
+    names.iter().any(|n| n.len() == w.len() && w.eq_ignore_ascii_case(n.as_bytes()))
 }
 
 /// `w` lower-cased into `buf` (words longer than the buffer come back empty: no name here is that long).
@@ -583,11 +570,7 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
     }
     let (mut lb, mut pb) = ([0u8; 24], [0u8; 24]);
     let last = lower(word(n - 1), &mut lb);
-    let prev: Option<&[u8]> = if n >= 2 {
-        Some(lower(word(n - 2), &mut pb))
-    } else {
-        None
-    };
+    let prev: Option<&[u8]> = if n >= 2 { Some(lower(word(n - 2), &mut pb)) } else { None };
     let has = |name: &[u8]| (0..n).any(|j| word(j).eq_ignore_ascii_case(name));
     let class = |rule, family| Some(KeyClass { rule, family });
     let password = class(Rule::SecretAssignment, Family::Password);
@@ -599,10 +582,7 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
         b"pwd" => return if n >= 2 { password } else { None },
         b"pass" => {
             let q = prev?;
-            return if matches!(
-                q,
-                b"test" | b"tests" | b"by" | b"bypass" | b"first" | b"second" | b"single"
-            ) {
+            return if matches!(q, b"test" | b"tests" | b"by" | b"bypass" | b"first" | b"second" | b"single") {
                 None
             } else {
                 password
@@ -616,13 +596,7 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
                 _ => None,
             }
         }
-        b"sig" => {
-            return if n == 1 {
-                class(Rule::UrlSignature, Family::Secret)
-            } else {
-                None
-            }
-        }
+        b"sig" => return if n == 1 { class(Rule::UrlSignature, Family::Secret) } else { None },
         b"signature" => {
             return match prev {
                 Some(b"amz" | b"goog") => class(Rule::UrlSignature, Family::Secret),
@@ -856,10 +830,7 @@ pub fn is_placeholder(v: &[u8]) -> bool {
         return true;
     }
     let first = v[0];
-    if first == b'$'
-        && v.get(1)
-            .is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'{' || c == b'(')
-    {
+    if first == b'$' && v.get(1).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'{' || c == b'(') {
         return true; // $VAR, ${VAR}, $(cmd)
     }
     if first == b'<' || v.starts_with(b"{{") || v.starts_with(b"%(") || v.starts_with(b"%s") || v.starts_with(b"#{") {
@@ -942,9 +913,7 @@ pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
         return false; // C:\path
     }
     // Numbers, versions, dates, times: only a password may be all digits.
-    if v.iter()
-        .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b':' | b'_' | b'+'))
-    {
+    if v.iter().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b':' | b'_' | b'+')) {
         let digits_only = v.iter().all(u8::is_ascii_digit);
         return family == Family::Password && digits_only;
     }
@@ -967,8 +936,7 @@ pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
 /// camelCase / PascalCase names (`CustomizedErrorResponseOptions`): every capital but a last one is followed by a
 /// lower-case letter. Random letters (`dXNlcjpwYXNz`) almost never are.
 fn is_natural_identifier(v: &[u8]) -> bool {
-    v.windows(2)
-        .all(|w| !w[0].is_ascii_uppercase() || w[1].is_ascii_lowercase())
+    v.windows(2).all(|w| !w[0].is_ascii_uppercase() || w[1].is_ascii_lowercase())
 }
 
 /// Base64-like: upper, lower and digits all present, or padding at the end (a path has none of that).
@@ -1022,12 +990,7 @@ pub fn accept_url_password(v: &[u8]) -> bool {
     if is_placeholder(v) {
         return false;
     }
-    !word_is(
-        v,
-        &[
-            "pw", "pwd", "pass", "password", "passwd", "secret", "token", "x", "xxx", "user", "username",
-        ],
-    )
+    !word_is(v, &["pw", "pwd", "pass", "password", "passwd", "secret", "token", "x", "xxx", "user", "username"])
 }
 
 #[cfg(test)]
@@ -1120,10 +1083,7 @@ mod tests {
         for k in no {
             assert!(classify_key(k.as_bytes()).is_none(), "{k} should not name a secret");
         }
-        assert_eq!(
-            classify_key(b"aws_secret_access_key").unwrap().rule,
-            Rule::AwsSecretAccessKey
-        );
+        assert_eq!(classify_key(b"aws_secret_access_key").unwrap().rule, Rule::AwsSecretAccessKey);
         assert_eq!(classify_key(b"AccountKey").unwrap().rule, Rule::AzureConnectionString);
         assert_eq!(classify_key(b"private_key").unwrap().rule, Rule::PrivateKey);
     }

@@ -59,14 +59,7 @@ pub struct Scanner<'a> {
 
 impl<'a> Scanner<'a> {
     pub fn new(text: &'a str, allowed: &'a dyn Fn(&str) -> bool) -> Self {
-        Scanner {
-            b: text.as_bytes(),
-            text,
-            allowed,
-            out: Vec::new(),
-            markers: Vec::new(),
-            floor: 0,
-        }
+        Scanner { b: text.as_bytes(), text, allowed, out: Vec::new(), markers: Vec::new(), floor: 0 }
     }
 
     /// Records a redaction unless it overlaps an earlier one, is not on character boundaries, or is allow-listed.
@@ -245,9 +238,7 @@ impl<'a> Scanner<'a> {
     /// `https://hooks.slack.com/services/T…/B…/…`: the path after the kind is the secret.
     fn slack_webhook(&mut self, e: usize) -> Option<usize> {
         let b = self.b;
-        let kind = [&b"/services/"[..], b"/workflows/", b"/triggers/"]
-            .into_iter()
-            .find(|k| starts_with_at(b, e, k))?;
+        let kind = [&b"/services/"[..], b"/workflows/", b"/triggers/"].into_iter().find(|k| starts_with_at(b, e, k))?;
         let s = e + kind.len();
         let n = run_len(b, s, |c| is_alnum(c) || matches!(c, b'/' | b'_' | b'-'));
         (n >= 20 && self.emit(s, s + n, Rule::SlackWebhook)).then_some(s + n)
@@ -342,11 +333,7 @@ impl<'a> Scanner<'a> {
             return op + 1;
         }
         let gap = &b[ke..op];
-        if gap.len() > 4
-            || !gap
-                .iter()
-                .all(|c| matches!(c, b'"' | b'\'' | b'`' | b'\\' | b' ' | b'\t' | b']' | b'?'))
-        {
+        if gap.len() > 4 || !gap.iter().all(|c| matches!(c, b'"' | b'\'' | b'`' | b'\\' | b' ' | b'\t' | b']' | b'?')) {
             return op + 1;
         }
         let k = &b[ks..ke];
@@ -367,8 +354,7 @@ impl<'a> Scanner<'a> {
         }
         let env_line = plain_eq
             && gap.is_empty()
-            && k.iter()
-                .all(|&c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
+            && k.iter().all(|&c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
             && k.iter().any(u8::is_ascii_uppercase);
         let mode = if env_line || azure {
             Mode::Literal
@@ -406,11 +392,7 @@ impl<'a> Scanner<'a> {
             if k >= n || b[k] != q {
                 return None;
             }
-            return Some(Val {
-                start: s,
-                end: k,
-                quoted: true,
-            });
+            return Some(Val { start: s, end: k, quoted: true });
         }
         if q == b'\\' && b.get(j + 1) == Some(&b'"') {
             let s = j + 2;
@@ -421,11 +403,7 @@ impl<'a> Scanner<'a> {
             if k + 1 >= n || b[k] != b'\\' {
                 return None;
             }
-            return Some(Val {
-                start: s,
-                end: k,
-                quoted: true,
-            });
+            return Some(Val { start: s, end: k, quoted: true });
         }
         let s = j;
         let mut k = s;
@@ -439,10 +417,7 @@ impl<'a> Scanner<'a> {
         } else {
             while k < n
                 && !b[k].is_ascii_whitespace()
-                && !matches!(
-                    b[k],
-                    b',' | b';' | b'&' | b')' | b'}' | b']' | b'"' | b'\'' | b'`' | b'\\'
-                )
+                && !matches!(b[k], b',' | b';' | b'&' | b')' | b'}' | b']' | b'"' | b'\'' | b'`' | b'\\')
             {
                 k += 1;
             }
@@ -450,11 +425,7 @@ impl<'a> Scanner<'a> {
                 k -= 1; // end of a sentence
             }
         }
-        (k > s).then_some(Val {
-            start: s,
-            end: k,
-            quoted: false,
-        })
+        (k > s).then_some(Val { start: s, end: k, quoted: false })
     }
 
     /// `Authorization: <scheme> <credential>` (or a bare credential): only the credential goes.
@@ -546,10 +517,7 @@ impl<'a> Scanner<'a> {
             return i + 1;
         }
         let cols = &b[open + 1..i - 1];
-        if !cols
-            .split(|&c| !(is_alnum(c) || c == b'_'))
-            .any(|w| classify_key(w).is_some())
-        {
+        if !cols.split(|&c| !(is_alnum(c) || c == b'_')).any(|w| classify_key(w).is_some()) {
             return i + 1;
         }
         // Value: from after `=(` to the balancing `)`.

@@ -23,49 +23,20 @@ fn body(n: usize) -> String {
 #[test]
 fn token_shapes() {
     let cases: Vec<(String, &str)> = vec![
-        (
-            format!("key AKIA{} here", "Q3RZ7ONQ4XMTW2PB"),
-            "key [REDACTED:aws-access-key-id] here",
-        ),
+        (format!("key AKIA{} here", "Q3RZ7ONQ4XMTW2PB"), "key [REDACTED:aws-access-key-id] here"),
         (format!("k=AIza{}", body(35)), "k=[REDACTED:gcp-api-key]"),
-        (
-            format!("push with gh{}_{}", "p", body(36)),
-            "push with [REDACTED:github-token]",
-        ),
-        (
-            format!("github_{}_{}", "pat", body(82)),
-            "[REDACTED:github-fine-grained-pat]",
-        ),
+        (format!("push with gh{}_{}", "p", body(36)), "push with [REDACTED:github-token]"),
+        (format!("github_{}_{}", "pat", body(82)), "[REDACTED:github-fine-grained-pat]"),
         (format!("gl{}-{}", "pat", body(20)), "[REDACTED:gitlab-token]"),
         (format!("xo{}-1234567890-{}", "xb", body(24)), "[REDACTED:slack-token]"),
         (format!("sk_{}_{}", "live", body(24)), "[REDACTED:stripe-key]"),
-        (
-            format!("SK{}", "0123456789abcdef0123456789abcdef"),
-            "[REDACTED:twilio-key]",
-        ),
-        (
-            format!("S{}.{}.{}", "G", body(22), body(43)),
-            "[REDACTED:sendgrid-api-key]",
-        ),
+        (format!("SK{}", "0123456789abcdef0123456789abcdef"), "[REDACTED:twilio-key]"),
+        (format!("S{}.{}.{}", "G", body(22), body(43)), "[REDACTED:sendgrid-api-key]"),
         (format!("sk-{}-{}", "proj", body(48)), "[REDACTED:openai-api-key]"),
-        (
-            format!("sk-{}-api03-{}", "ant", body(80)),
-            "[REDACTED:anthropic-api-key]",
-        ),
+        (format!("sk-{}-api03-{}", "ant", body(80)), "[REDACTED:anthropic-api-key]"),
         (format!("np{}_{}", "m", body(36)), "[REDACTED:npm-token]"),
-        (
-            format!("py{}-AgEIcHlwaS5vcmc{}", "pi", body(60)),
-            "[REDACTED:pypi-token]",
-        ),
-        (
-            format!(
-                "ey{}.ey{}.{}",
-                "JhbGciOiJIUzI1NiJ9",
-                "JzdWIiOiIxMjM0NTY3ODkwIn0",
-                body(43)
-            ),
-            "[REDACTED:jwt]",
-        ),
+        (format!("py{}-AgEIcHlwaS5vcmc{}", "pi", body(60)), "[REDACTED:pypi-token]"),
+        (format!("ey{}.ey{}.{}", "JhbGciOiJIUzI1NiJ9", "JzdWIiOiIxMjM0NTY3ODkwIn0", body(43)), "[REDACTED:jwt]"),
     ];
     for (input, want) in cases {
         assert_eq!(text(&input), want, "input: {input}");
@@ -143,24 +114,11 @@ fn idempotent_and_markers_are_inert() {
 fn json_values() {
     let j = |s: &str| r().redact_json(s);
     let (out, hits) = j(r#"{"env":{"API_KEY":"k9Xq2-Lm7vPz","HOME":"/root"},"args":["--token","abc"]}"#).unwrap();
-    assert_eq!(
-        out,
-        r#"{"env":{"API_KEY":"[REDACTED:secret-assignment]","HOME":"/root"},"args":["--token","abc"]}"#
-    );
-    assert_eq!(
-        hits,
-        vec![Hit {
-            path: "$.env.API_KEY".into(),
-            rule: "secret-assignment".into(),
-            count: 1
-        }]
-    );
+    assert_eq!(out, r#"{"env":{"API_KEY":"[REDACTED:secret-assignment]","HOME":"/root"},"args":["--token","abc"]}"#);
+    assert_eq!(hits, vec![Hit { path: "$.env.API_KEY".into(), rule: "secret-assignment".into(), count: 1 }]);
 
     let (out, _) = j(r#"{"headers":{"Authorization":"Bearer k9Xq2Lm7vPz0w1"}}"#).unwrap();
-    assert_eq!(
-        out,
-        r#"{"headers":{"Authorization":"Bearer [REDACTED:authorization-header]"}}"#
-    );
+    assert_eq!(out, r#"{"headers":{"Authorization":"Bearer [REDACTED:authorization-header]"}}"#);
 
     // Escapes stay whole: the secret spans a \u escape and is replaced as a unit.
     let (out, hits) = j(r#"["x\n\u0070assword=hunter2\tz"]"#).unwrap();
@@ -192,18 +150,9 @@ fn options() {
         allow_patterns: vec![r"^test-".into()],
     });
     assert_eq!(warnings.len(), 1, "{warnings:?}");
-    let (out, _) = red
-        .redact_text("id corp_abcdef123456 session=zz9 password=hunter2 token=test-abc123")
-        .unwrap();
-    assert_eq!(
-        out,
-        "id [REDACTED:custom-1] session=[REDACTED:custom-3] password=hunter2 token=test-abc123"
-    );
-    let off = Redactor::new(&RedactOptions {
-        enabled: false,
-        ..RedactOptions::default()
-    })
-    .0;
+    let (out, _) = red.redact_text("id corp_abcdef123456 session=zz9 password=hunter2 token=test-abc123").unwrap();
+    assert_eq!(out, "id [REDACTED:custom-1] session=[REDACTED:custom-3] password=hunter2 token=test-abc123");
+    let off = Redactor::new(&RedactOptions { enabled: false, ..RedactOptions::default() }).0;
     assert!(off.redact_text("password=hunter2").is_none());
     assert!(!off.secret_key("password"));
 }

@@ -54,11 +54,7 @@ pub fn apply(
             if s >= e || markers.iter().any(|&(ms, me)| s < me && ms < e) || allowed(m.as_str()) {
                 continue;
             }
-            found.push(Found {
-                start: s,
-                end: e,
-                rule: Rule::Custom(*n),
-            });
+            found.push(Found { start: s, end: e, rule: Rule::Custom(*n) });
         }
     }
     if found.len() == before {
