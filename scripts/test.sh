@@ -13,7 +13,9 @@ step "install"
   && [ -x node_modules/.bin/codex ] && [ -d node_modules/@modelcontextprotocol/sdk ] || npm install --no-audit --no-fund
 bash scripts/build.sh
 
-step "rust: native"
+step "rust: format, lints, native tests"
+cargo fmt --check -p recordings-core
+cargo clippy --quiet -p recordings-core --all-targets -- -D warnings
 cargo test --quiet -p recordings-core
 step "rust: wasm32 on node (wasm-bindgen-test)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/.tools/bin/wasm-bindgen-test-runner" \

@@ -996,6 +996,8 @@ pub fn accept_url_password(v: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn words(k: &str) -> Vec<String> {
         let mut w = [(0, 0); MAX_WORDS];

@@ -2,6 +2,8 @@
 //! not itself look like a leak to push-protection scanners.
 
 use super::*;
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
 
 fn r() -> Redactor {
     Redactor::new(&RedactOptions::default()).0
