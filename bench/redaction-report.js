@@ -8,21 +8,13 @@
 // A positive is caught when its secret appears nowhere in the line (verbatim or JSON-escaped); "named" when the
 // line's `redacted` list also names the fixture's rule. A negative is a false positive when the core redacted
 // anything in it; it is charged to the rule(s) its `redacted` list names.
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { redactionFixtures } from "../tests/fixtures/redaction/fixtures.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const VERBOSE = process.argv.includes("--verbose") || process.argv.includes("-v");
 
-function fixtures(name) {
-  const text = fs.readFileSync(path.join(ROOT, "tests", "fixtures", "redaction", name), "utf8");
-  // every `{{+}}` splits a token prefix so the file does not look like a leak
-  return text
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l.replaceAll("{{+}}", "")));
-}
 
 const { Core, coreLoadError } = await import(pathToFileURL(path.join(ROOT, "plugin", "core.js")));
 if (coreLoadError()) {
@@ -37,8 +29,8 @@ function leaks(line, secret) {
   return line.includes(secret) || line.includes(JSON.stringify(secret).slice(1, -1));
 }
 
-const positives = fixtures("positives.jsonl");
-const negatives = fixtures("negatives.jsonl");
+const positives = redactionFixtures("positives.jsonl");
+const negatives = redactionFixtures("negatives.jsonl");
 const rows = new Map(); // rule -> { n, caught, named, fp }
 const row = (rule) => rows.get(rule) ?? rows.set(rule, { n: 0, caught: 0, named: 0, fp: 0 }).get(rule);
 const details = [];

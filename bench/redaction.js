@@ -21,20 +21,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { redactionFixtures } from "../tests/fixtures/redaction/fixtures.js";
+import { entry1k } from "./entry.js";
 
 const SELF = fileURLToPath(import.meta.url);
 export const ROOT = path.resolve(path.dirname(SELF), "..");
 const BUN = path.join(ROOT, "node_modules", ".bin", "bun");
 const QUICK = process.argv.includes("--quick");
 
-/** Fixture lines with every `{{+}}` removed (it splits token prefixes so the files do not look like leaks). */
-export function fixtures(name) {
-  const text = fs.readFileSync(path.join(ROOT, "tests", "fixtures", "redaction", name), "utf8");
-  return text
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l.replaceAll("{{+}}", "")));
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Log-like text: the words that defeat keyword prefilters (token, key, password, secret, auth, ://) on every line,
@@ -84,7 +78,7 @@ export function cleanLog(bytes, seed = 1) {
 /** The same log with a positive fixture's input as a line every `every` lines (cycling through all the rules'
  *  fixtures), trimmed to `bytes` at a line end. Returns { text, secrets } (the fake secrets it holds). */
 export function secretLog(bytes, every = 16, seed = 2) {
-  const positives = fixtures("positives.jsonl").filter((p) => p.mode !== "json");
+  const positives = redactionFixtures("positives.jsonl").filter((p) => p.mode !== "json");
   const r = rng(seed);
   const lines = [];
   const secrets = [];
@@ -175,19 +169,6 @@ function median(xs) {
 }
 
 /** A typical 1 KiB JSON entry, as an agent writes it: 1024 bytes with its newline (the shape bench/run.js uses). */
-function entry1k(extra = "") {
-  const base = {
-    category: "tool lied",
-    finding: "grep -c counts matching lines, not matches; the test counted 3 where there were 7 occurrences. " + extra,
-    result: "switched to grep -o | wc -l and the count matched",
-    sentiment: ["surprise", "relief"],
-    confidence: "high",
-  };
-  const pad = 1023 - JSON.stringify(base).length;
-  base.finding += "details ".repeat(Math.ceil(pad / 8)).slice(0, pad);
-  return JSON.stringify(base);
-}
-
 /** Runs each of `fns` once per round, in turn, `rounds` times; returns per-fn arrays of ms per call. */
 function rounds(fns, n, perSample) {
   const times = fns.map(() => []);
@@ -418,8 +399,8 @@ function section(results) {
 
 /** How the JS baseline does on the shared fixtures (recall; false positives), to show it is a comparable rule set. */
 function jsFixtureScore() {
-  const pos = fixtures("positives.jsonl");
-  const neg = fixtures("negatives.jsonl");
+  const pos = redactionFixtures("positives.jsonl");
+  const neg = redactionFixtures("negatives.jsonl");
   const caught = pos.filter((p) => !jsRedact(p.input).text.includes(p.secret)).length;
   const fp = neg.filter((n) => jsRedact(n.input).count > 0).length;
   return `${((100 * caught) / pos.length).toFixed(1)}% of the positives with ${((100 * fp) / neg.length).toFixed(1)}% false positives`;

@@ -10,6 +10,7 @@ import * as path from "node:path";
 import * as zlib from "node:zlib";
 import { spawnSync, spawn } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { entry1k } from "./entry.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "..");
@@ -19,19 +20,7 @@ const NODE = process.execPath;
 const QUICK = process.argv.includes("--quick");
 
 // A typical 1 KiB JSON entry, as an agent writes it: exactly 1024 bytes with its newline.
-function makeEntry() {
-  const base = {
-    category: "tool lied",
-    finding: "grep -c counts matching lines, not matches; the test counted 3 where there were 7 occurrences. ",
-    result: "switched to grep -o | wc -l and the count matched",
-    sentiment: ["surprise", "relief"],
-    confidence: "high",
-  };
-  const pad = 1023 - JSON.stringify(base).length;
-  base.finding += "details ".repeat(Math.ceil(pad / 8)).slice(0, pad);
-  return JSON.stringify(base);
-}
-const ENTRY_1K = makeEntry();
+const ENTRY_1K = entry1k();
 
 function stats(xs) {
   const s = [...xs].sort((a, b) => a - b);

@@ -7,24 +7,15 @@
 // disagree, and this one is the figure that matters for what lands in the file.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { Core, coreLoadError } from "../../plugin/core.js";
-import { ROOT, rawMembers } from "./helpers.js";
+import { rawMembers } from "./helpers.js";
+import { redactionFixtures } from "../fixtures/redaction/fixtures.js";
 
 const NOW = Date.UTC(2026, 10, 29, 10, 0, 0);
 
-/** Fixture lines with every `{{+}}` removed (it splits token prefixes so the files do not look like leaks). */
-function fixtures(name) {
-  const text = fs.readFileSync(path.join(ROOT, "tests", "fixtures", "redaction", name), "utf8");
-  return text
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l.replaceAll("{{+}}", "")));
-}
 
-const POSITIVES = fixtures("positives.jsonl");
-const NEGATIVES = fixtures("negatives.jsonl");
+const POSITIVES = redactionFixtures("positives.jsonl");
+const NEGATIVES = redactionFixtures("negatives.jsonl");
 
 /** A Core with no stamps that could themselves be redacted: only the input decides what is redacted. */
 function core(options) {
