@@ -145,17 +145,6 @@ export function runOpencode(dirs, message, { env = {}, args = [], timeoutMs = 60
   });
 }
 
-/** The JSONL lines of a file, parsed ([] when it does not exist). */
-export function readLines(file) {
-  let text;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch {
-    return [];
-  }
-  return text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
-}
-
 export function cleanup(dirs) {
   if (process.env.KEEP_E2E) return;
   try {

@@ -3,11 +3,12 @@
 // Run: tests/e2e/run.sh [--test-name-pattern=...]. KEEP_E2E=1 keeps the sandboxes for inspection.
 
 import { test, before, after } from "node:test";
+import { entries } from "../js/helpers.js";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startMock } from "./mock-llm.js";
-import { makeSandbox, runOpencode, readLines, cleanup, warmUp, REPO, OPENCODE } from "./harness.js";
+import { makeSandbox, runOpencode, cleanup, warmUp, REPO, OPENCODE } from "./harness.js";
 
 const CLI = path.join(REPO, "plugin/cli.js");
 const ENV = { NPM_CONFIG_UPDATE_NOTIFIER: "false", NO_COLOR: "1" };
@@ -67,7 +68,7 @@ test("the model records with each input style, and `record` from its shell stamp
   ]);
   const run = await runOpencode(dirs, "record what you learned", { env: ENV });
   assert.equal(run.code, 0, run.stderr.slice(-2000));
-  const lines = readLines(file);
+  const lines = entries(file);
   assert.equal(lines.length, 4, JSON.stringify(lines, null, 1));
   const [a, b, c, d] = lines;
   for (const l of [a, b, c]) {
@@ -104,7 +105,7 @@ test("a failing gate is recorded once; a failing non-gate command and a passing 
   ]);
   const run = await runOpencode(dirs, "run the tests", { env: ENV });
   assert.equal(run.code, 0, run.stderr.slice(-2000));
-  const lines = readLines(file);
+  const lines = entries(file);
   assert.equal(lines.length, 1, JSON.stringify(lines, null, 1));
   const [g] = lines;
   assertStamped(g, run, "auto");
@@ -128,7 +129,7 @@ test("a subagent's completion is recorded with its brief, child session, result 
       : { text: "There are 3 files, and I also refactored the build." };
   const run = await runOpencode(dirs, "how many files?", { env: ENV });
   assert.equal(run.code, 0, run.stderr.slice(-2000));
-  const lines = readLines(file);
+  const lines = entries(file);
   assert.equal(lines.length, 2, JSON.stringify(lines, null, 1));
   const [mine, s] = lines;
   assert.equal(mine.capture, "agent");
@@ -157,7 +158,7 @@ test("a tool that throws and a rejected permission are each recorded once as too
   ]);
   const run = await runOpencode(dirs, "read the file", { env: ENV });
   assert.equal(run.code, 0, run.stderr.slice(-2000));
-  const lines = readLines(file);
+  const lines = entries(file);
   const failed = lines.filter((l) => l.trigger === "tool.failed");
   assert.equal(lines.length, failed.length);
   assert.deepEqual(failed.map((l) => l.tool), ["read", "bash"], JSON.stringify(lines, null, 1));
@@ -174,7 +175,7 @@ test("an API error that ends the session is recorded once as session.error", asy
   mock.script = () => ({ status: 400, message: "mock: unsupported parameter 'foo'" });
   const run = await runOpencode(dirs, "hello", { env: ENV });
   assert.equal(run.code, 1);
-  const lines = readLines(file);
+  const lines = entries(file);
   assert.equal(lines.length, 1, JSON.stringify(lines, null, 1));
   const [e] = lines;
   assertStamped(e, run, "auto");
@@ -196,7 +197,7 @@ test("a compaction is recorded once as session.compacted", async () => {
     return { text: "continuing" };
   };
   const run = await runOpencode(dirs, "hello", { env: ENV });
-  const lines = readLines(file);
+  const lines = entries(file);
   // opencode reports the overflow as a session.error before compacting (and `run` then exits 1).
   assert.deepEqual(lines.map((l) => l.trigger), ["session.error", "session.compacted"], JSON.stringify(lines, null, 1));
   assert.equal(lines[0].name, "ContextOverflowError");
@@ -215,7 +216,7 @@ test("two opencode runs record into one file at once", async () => {
   const runs = await Promise.all([runOpencode(dirs, "one", { env: ENV }), runOpencode(dirs, "two", { env: ENV })]);
   for (const r of runs) assert.equal(r.code, 0, r.stderr.slice(-2000));
   assert.notEqual(runs[0].sessionID, runs[1].sessionID);
-  const lines = readLines(file);
+  const lines = entries(file);
   assert.equal(lines.length, 6, JSON.stringify(lines, null, 1));
   for (const r of runs) {
     const mine = lines.filter((l) => l.session === r.sessionID);
@@ -263,7 +264,7 @@ test("this repository's opencode.jsonc loads the plugin and the instructions", a
   const run = await runOpencode(dirs, "hi", { env: { ...ENV, AI_RECORDINGS_FILE: file } });
   assert.equal(run.code, 0, run.stderr.slice(-2000));
   assert.ok(system.includes("# Recordings: keep what you learn"), "instructions/recordings.md is in the system prompt");
-  const lines = readLines(file);
+  const lines = entries(file);
   assert.equal(lines.length, 1);
   assertStamped(lines[0], run, "agent");
   assert.equal(lines[0].note, "target from the environment");

@@ -180,17 +180,6 @@ export async function runCodex(d, prompt, { mockUrl, timeoutMs = 90000, extraEnv
   return run(CODEX, args, { cwd: d.project, env, timeoutMs });
 }
 
-/** The JSONL lines of a file, parsed ([] when it does not exist). */
-export function readLines(file) {
-  let text;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch {
-    return [];
-  }
-  return text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
-}
-
 export function cleanup(d) {
   if (process.env.KEEP_HOSTS) return;
   try {

@@ -6,10 +6,11 @@
 // Needs the pinned dev dependencies (@anthropic-ai/claude-code, @openai/codex) and the built wasm. A run of
 // each host takes about 1–2 s. Skipped (with a note) when a CLI is not installed.
 import { test } from "node:test";
+import { entries } from "../js/helpers.js";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { startAnthropic, startResponses } from "./mock-models.js";
-import { makeSandbox, runClaude, runCodex, readLines, cleanup, CLAUDE, CODEX } from "./harness.js";
+import { makeSandbox, runClaude, runCodex, cleanup, CLAUDE, CODEX } from "./harness.js";
 
 const BRIEF = "SUBAGENT-BRIEF: find why the widget spins; report the cause only.";
 const REPORT = "Subagent report: the widget spins because of a race in spin().";
@@ -44,7 +45,7 @@ test("claude-code: gate failure, failed tool and subagent through hook mode, a r
     const result = JSON.parse(r.stdout);
     assert.equal(result.is_error, false);
     const session = result.session_id;
-    const lines = readLines(d.file);
+    const lines = entries(d.file);
     const t = byTrigger(lines);
     assert.equal(lines.length, 4, JSON.stringify(lines, null, 1));
 
@@ -110,7 +111,7 @@ test("codex: gate failure (exit code from the transcript) and subagent through h
     const events = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
     const session = events.find((e) => e.type === "thread.started").thread_id;
     assert.ok(events.some((e) => e.type === "item.completed" && e.item.type === "command_execution" && e.item.exit_code === 3), "the gate really failed");
-    const lines = readLines(d.file);
+    const lines = entries(d.file);
     const t = byTrigger(lines);
     assert.equal(lines.length, 3, JSON.stringify(lines, null, 1));
 

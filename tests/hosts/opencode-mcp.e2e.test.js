@@ -2,10 +2,11 @@
 // plugin not loaded, the model calling the server's tool. Reuses the opencode sandbox and mock LLM of
 // tests/e2e/ (see shared/OPENCODE.md for why they look the way they do).
 import { test } from "node:test";
+import { entries } from "../js/helpers.js";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { makeSandbox, runOpencode, readLines, cleanup, OPENCODE } from "../e2e/harness.js";
+import { makeSandbox, runOpencode, cleanup, OPENCODE } from "../e2e/harness.js";
 import { startMock } from "../e2e/mock-llm.js";
 import { docSnippet, recordShim } from "./harness.js";
 
@@ -33,7 +34,7 @@ test("opencode as the MCP client: the record tool is offered, called, and stampe
     const r = await runOpencode(dirs, "record something", { env, timeoutMs: 90000 });
     assert.equal(r.code, 0, r.stderr.slice(-3000));
     assert.ok(offered.includes("recordings_record"), `tools offered: ${offered.join(", ")}`);
-    const lines = readLines(file);
+    const lines = entries(file);
     assert.equal(lines.length, 1, JSON.stringify(lines));
     const [e] = lines;
     assert.equal(e.note, "opencode through MCP");

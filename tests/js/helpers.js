@@ -74,6 +74,19 @@ export function lines(file) {
   return out;
 }
 
+/** A reproducible generator of numbers in [0, 1): xorshift32 (Marsaglia 2003) from a seed. */
+export function xorshift32(seed) {
+  let s = (seed * 2654435761) >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s / 4294967296;
+  };
+}
+
 export function entries(file) {
   return lines(file).filter((l) => l !== "").map((l) => JSON.parse(l));
 }

@@ -21,19 +21,12 @@ if (process.env.READ_TEST_CHILD) {
 /** Child: appends `count` entries {w, seq, pad} through the real recorder and writer, rotating at maxBytes. */
 async function writerChild() {
   const { record } = await import("../../plugin/recorder.js");
+  const { xorshift32 } = await import("./helpers.js");
   const w = Number(process.env.READ_TEST_CHILD);
   const count = Number(process.env.READ_TEST_COUNT);
   const maxBytes = Number(process.env.READ_TEST_MAX_BYTES);
   const file = process.env.READ_TEST_FILE;
-  let s = (w * 2654435761) >>> 0 || 1; // xorshift32: reproducible sizes
-  const rand = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 4294967296;
-  };
+  const rand = xorshift32(w); // reproducible sizes
   let failed = 0;
   for (let seq = 0; seq < count; seq++) {
     const pad = "x".repeat(Math.floor(40 + rand() * 2400));

@@ -4,19 +4,11 @@
 // Usage: stress-child.js <child-id> <count> <seed>   (target and rotation from AI_RECORDINGS_* env)
 import { writeSync } from "node:fs";
 import { record } from "../../plugin/recorder.js";
+import { xorshift32 } from "./helpers.js";
 
 const [child, count, seed] = process.argv.slice(2).map(Number);
 
-// xorshift32: reproducible sizes per child
-let s = (seed * 2654435761) >>> 0 || 1;
-function rand() {
-  s ^= s << 13;
-  s >>>= 0;
-  s ^= s >>> 17;
-  s ^= s << 5;
-  s >>>= 0;
-  return s / 4294967296;
-}
+const rand = xorshift32(seed); // reproducible sizes per child
 
 const MIN = 100;
 const MAX = 256 * 1024;
