@@ -73,15 +73,6 @@ pub enum Target {
     Quarantine,
 }
 
-impl Target {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Target::Main => "main",
-            Target::Quarantine => "quarantine",
-        }
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
     /// One line of valid JSON ending in `\n`.

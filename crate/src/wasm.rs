@@ -167,12 +167,11 @@ impl Recorder {
 }
 
 /// The outcome object is assembled on the JS side in one call: building it member by member with
-/// `Reflect.set` from here cost ~1 us per entry, more than parsing a small entry. `style` travels as an
-/// index into `STYLES`; `reason` and `warnings` only when present.
+/// `Reflect.set` from here cost ~1 us per entry, more than parsing a small entry. `reason` and `warnings`
+/// cross only when present.
 #[wasm_bindgen(inline_js = "
-const STYLES = ['json', 'json-value', 'loose', 'text', 'empty', 'quarantine', 'piece', 'marker'];
 export function outcome(line, quarantine, eid, style, redactions, reason, warnings) {
-  return { line, target: quarantine ? 'quarantine' : 'main', eid, style: STYLES[style],
+  return { line, target: quarantine ? 'quarantine' : 'main', eid, style,
            reason: reason ?? undefined, warnings: warnings ?? [], redactions };
 }")]
 extern "C" {
@@ -180,17 +179,14 @@ extern "C" {
         line: String,
         quarantine: bool,
         eid: String,
-        style: u32,
+        style: &str,
         redactions: u32,
         reason: Option<String>,
         warnings: Option<Vec<String>>,
     ) -> JsValue;
 }
 
-const STYLES: [&str; 8] = ["json", "json-value", "loose", "text", "empty", "quarantine", "piece", "marker"];
-
 fn to_js(out: Outcome) -> JsValue {
-    let style = STYLES.iter().position(|s| *s == out.style).unwrap_or(3) as u32;
     let warnings = (!out.warnings.is_empty()).then_some(out.warnings);
-    outcome(out.line, out.target == Target::Quarantine, out.eid, style, out.redactions as u32, out.reason, warnings)
+    outcome(out.line, out.target == Target::Quarantine, out.eid, out.style, out.redactions as u32, out.reason, warnings)
 }
