@@ -49,7 +49,7 @@ const CURSOR_VERSION = "r1";
 // Where recordings are
 
 // resolveTarget and quarantinePath under the names this module has always exported.
-export { resolveTarget as resolveFile, quarantinePath as quarantineFile, listSegments } from "./paths.js";
+export { resolveFile, quarantineFile, listSegments };
 
 // ---------------------------------------------------------------------------------------------------------
 // Cursor

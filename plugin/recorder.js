@@ -30,7 +30,10 @@ function envList(value) {
  *  else env: AI_RECORDINGS_REDACT=0 turns it off; AI_RECORDINGS_REDACT_PATTERNS, _REDACT_ALLOW and
  *  _REDACT_ALLOW_PATTERNS add newline-separated patterns, allowed literals and allowed patterns. */
 function coreOptions(redact, env) {
-  const off = redact === false || (redact === undefined && /^(0|false|no|off)$/i.test(env.AI_RECORDINGS_REDACT ?? ""));
+  const off =
+    redact === false ||
+    (redact && typeof redact === "object" && redact.enabled === false) ||
+    (redact === undefined && /^(0|false|no|off)$/i.test(env.AI_RECORDINGS_REDACT ?? ""));
   if (off) return { redact: false };
   const given = redact && typeof redact === "object" ? redact : {};
   const out = {
@@ -38,18 +41,23 @@ function coreOptions(redact, env) {
     allow: given.allow ?? envList(env.AI_RECORDINGS_REDACT_ALLOW),
     allowPatterns: given.allowPatterns ?? envList(env.AI_RECORDINGS_REDACT_ALLOW_PATTERNS),
   };
-  if (given.enabled === false) return { redact: false };
   if (!out.redactPatterns.length && !out.allow.length && !out.allowPatterns.length) return undefined;
   return out;
 }
 
+/** The core for these options. Keyed on the raw inputs (the option and the four env variables), so a repeated
+ *  call builds nothing; the core's options are derived only when a new core is made. */
 function coreFor(options) {
-  const opts = coreOptions(options.redact, options.env ?? process.env);
-  const key = opts ? JSON.stringify(opts) : "";
+  const env = options.env ?? process.env;
+  const r = options.redact;
+  const key =
+    (r === undefined ? "" : JSON.stringify(r)) +
+    `\0${env.AI_RECORDINGS_REDACT ?? ""}\0${env.AI_RECORDINGS_REDACT_PATTERNS ?? ""}` +
+    `\0${env.AI_RECORDINGS_REDACT_ALLOW ?? ""}\0${env.AI_RECORDINGS_REDACT_ALLOW_PATTERNS ?? ""}`;
   let slot = cores.get(key);
   if (!slot) {
     if (cores.size >= MAX_CORES) cores.delete(cores.keys().next().value);
-    slot = { core: new Core(opts), last: null };
+    slot = { core: new Core(coreOptions(r, env)), last: null };
     cores.set(key, slot);
   }
   return slot;
