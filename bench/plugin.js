@@ -32,6 +32,7 @@ async function child() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-bench-"));
   process.env.XDG_STATE_HOME = path.join(tmp, "state"); // keep status notes out of the user's state dir
   const { AiRecordingsPlugin } = await import("../plugin/opencode.js");
+  const { refreshEnv } = await import("../plugin/recorder.js");
   const results = {};
   try {
     // --- 1. record tool execute ------------------------------------------------------------------------
@@ -44,6 +45,7 @@ async function child() {
     }).slice(0, 1024);
     for (const sync of ["1", "0"]) {
       process.env.AI_RECORDINGS_SYNC = sync;
+      refreshEnv(); // the recorder reads the environment once per process
       const file = path.join(tmp, `tool-${sync}.jsonl`);
       const hooks = await AiRecordingsPlugin({ directory: ROOT }, { file, auto: false });
       const ctx = { sessionID: "ses_bench", agent: "build", directory: ROOT, callID: "c" };
@@ -59,6 +61,7 @@ async function child() {
       results[`tool_sync${sync}`] = stats(samples);
     }
     process.env.AI_RECORDINGS_SYNC = "0";
+    refreshEnv(); // the recorder reads the environment once per process
 
     // --- 2. hooks around one bash call ---------------------------------------------------------------
     const calls = fs.readFileSync(FIXTURE, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
@@ -110,6 +113,7 @@ async function child() {
     results.bash_off_gate = await measure({}, 1, 1000);
     results.bash_on_gate = await measure(await on(), 1, 1000);
     process.env.AI_RECORDINGS_SYNC = "1";
+    refreshEnv(); // the recorder reads the environment once per process
     results.bash_on_gate_sync = await measure(await on(), 1, 300);
     const written = fs.readFileSync(path.join(tmp, "auto.jsonl"), "utf8").split("\n").filter(Boolean).length;
     if (written !== 1700) throw new Error(`expected 1700 gate entries, found ${written}`);

@@ -39,7 +39,8 @@ export interface RecordOptions {
   /** Where the status record (last success, last failure + reason, misses) goes; false for none. Default
    *  $XDG_STATE_HOME/opencode-recordings/status.json, else ~/.local/state/..., else a tmpdir fallback. */
   statusFile?: string | false;
-  /** Seams for tests. */
+  /** The environment to read the AI_RECORDINGS_* settings, HOME and XDG_STATE_HOME from. Default: a copy of
+   *  `process.env` taken once per process, at the first call (see `refreshEnv`). Also a seam for tests. */
   env?: Record<string, string | undefined>;
   now?: () => number;
   /** The node:fs functions the writer uses (fault injection). */
@@ -84,4 +85,9 @@ export const SPLIT_ABOVE_BYTES: number;
 export const PIECE_BYTES: number;
 
 /** Where recordings go and why. */
+/** Makes the next call read `process.env` again. The settings the recorder takes from the environment are read
+ *  once per process (each `process.env` read costs ~0.15 us in Node); a process that changes its own environment
+ *  afterwards, and wants the change to apply, calls this. */
+export function refreshEnv(): void;
+
 export function resolveTarget(options?: RecordOptions): { file: string; source: "option" | "env" | "default" };

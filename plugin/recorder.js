@@ -8,9 +8,9 @@ import * as path from "node:path";
 import { Core, newEid } from "./core.js";
 import { gitContext } from "./context.js";
 import { appendLine } from "./writer.js";
-import { quarantinePath, resolveTarget } from "./paths.js";
+import { envOf, quarantinePath, refreshEnv, resolveTarget } from "./paths.js";
 
-export { resolveTarget };
+export { refreshEnv, resolveTarget };
 
 /** Inputs above this are not given to the core whole: they go to quarantine in pieces (issue 2: "entries up to
  *  at least 16 MiB go through normally"). */
@@ -48,7 +48,7 @@ function coreOptions(redact, env) {
 /** The core for these options. Keyed on the raw inputs (the option and the four env variables), so a repeated
  *  call builds nothing; the core's options are derived only when a new core is made. */
 function coreFor(options) {
-  const env = options.env ?? process.env;
+  const env = envOf(options);
   const r = options.redact;
   const key =
     (r === undefined ? "" : JSON.stringify(r)) +
@@ -96,7 +96,7 @@ function shallowEqual(a, b) {
  *  context changed: the git facts are the same object while nothing changed (context.js), the rest compares as
  *  plain values, so the common repeated call costs a few comparisons. */
 function prepare(options) {
-  const env = options.env ?? process.env;
+  const env = envOf(options);
   const slot = coreFor(options);
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const git = gitContext(cwd, { now: options.now });

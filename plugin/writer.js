@@ -65,7 +65,7 @@
 import * as nodeFs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { listSegments, quarantinePath, stemOf } from "./paths.js";
+import { envOf, listSegments, quarantinePath, stemOf } from "./paths.js";
 
 export { quarantinePath };
 
@@ -114,14 +114,14 @@ export function describeError(err) {
 }
 
 function maxBytesFrom(options) {
-  const v = options.maxBytes ?? (options.env ?? process.env).AI_RECORDINGS_MAX_BYTES;
+  const v = options.maxBytes ?? envOf(options).AI_RECORDINGS_MAX_BYTES;
   const n = typeof v === "number" ? v : Number.parseInt(String(v ?? ""), 10);
   return Number.isFinite(n) && n > 0 ? n : DEFAULT_MAX_BYTES;
 }
 
 function syncFrom(options) {
   if (typeof options.sync === "boolean") return options.sync;
-  const v = (options.env ?? process.env).AI_RECORDINGS_SYNC;
+  const v = envOf(options).AI_RECORDINGS_SYNC;
   return !(v === "0" || v === "false" || v === "no" || v === "off");
 }
 
@@ -149,7 +149,7 @@ export function segments(file, { fs = nodeFs } = {}) {
  *  <tmpdir>/opencode-recordings-<uid>/status.json is used. */
 export function statusPath(options = {}) {
   if (typeof options.statusFile === "string") return options.statusFile;
-  const env = options.env ?? process.env;
+  const env = envOf(options);
   const base = env.XDG_STATE_HOME || path.join(env.HOME || os.homedir(), ".local", "state");
   return path.join(base, "opencode-recordings", "status.json");
 }

@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as h from "../../plugin/hooks.js";
 import { AiRecordingsPlugin } from "../../plugin/opencode.js";
+import { refreshEnv } from "../../plugin/recorder.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const FIXTURES = path.join(ROOT, "tests/fixtures/opencode");
@@ -20,10 +21,12 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "hooks-test-"));
 const savedState = process.env.XDG_STATE_HOME;
 before(() => {
   process.env.XDG_STATE_HOME = path.join(tmp, "state");
+  refreshEnv(); // the recorder reads the environment once per process
 });
 after(() => {
   if (savedState === undefined) delete process.env.XDG_STATE_HOME;
   else process.env.XDG_STATE_HOME = savedState;
+  refreshEnv();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
