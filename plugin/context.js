@@ -10,10 +10,19 @@
 //   <common>/config            [remote "origin"] url = ...
 //
 // Cache: the repository layout (where .git is, the common dir, origin, repo name) is cached per directory and
-// re-checked with a stat of the config file at most once a second (an edited origin shows up within 1 s); HEAD and the branch tip are re-validated on every call with a
-// stat of HEAD and of the ref file (or packed-refs), comparing inode, size, mtime and ctime in place (no
-// allocation on that path). Git replaces refs by
-// rename, so every update gives a new inode even within one timestamp tick: a stale sha is never served.
+// re-checked with a stat of the config file at most once a second (an edited origin shows up within 1 s); HEAD
+// and the branch tip are re-validated on every call with a stat of HEAD and of the ref file (or packed-refs),
+// comparing inode, size, mtime and ctime in place (no allocation on that path). Git replaces refs by rename, so
+// every update gives a new inode even within one timestamp tick: a stale sha is never served.
+//
+// Held descriptors: during a burst (a call for the same directory less than KEEP_MS before), the files those
+// stats watch are held open read-only and validated with fstat(2) instead: no path lookup, half the cost of a
+// stat here. A held file that git replaced (rename over it) or deleted has no links left (nlink 0); one written
+// in place changes size, mtime or ctime; either sends the call back to path stats and a fresh read. Git never
+// renames HEAD or a ref file away to another name (it writes the new file under a lock name and renames that
+// over the old one, or unlinks it), so "still linked" means "still at its path". A watched path that does not
+// exist (a loose ref not written yet) is stat'ed by path every call. Descriptors are closed after KEEP_MS
+// without a call (an unref'd timer), by clearGitCache(), and at exit (O_CLOEXEC: never inherited).
 
 import * as nodeFs from "node:fs";
 import * as path from "node:path";
@@ -24,6 +33,12 @@ const NEGATIVE_TTL_MS = 1000; // "not in a repository" is re-checked after this 
 const CONFIG_CHECK_MS = 1000;
 const EMPTY = Object.freeze({});
 const MAX_CACHE = 256;
+/** Descriptors are held while calls for a directory come this close together, and closed after this long idle. */
+const KEEP_MS = 1000;
+/** At most this many directories hold descriptors (least recently used released first). */
+const MAX_HOLDING = 8;
+const holding = new Set(); // entries with `fds`, oldest first
+let sweepTimer = null;
 
 function statKey(fs, p) {
   try {
@@ -218,15 +233,18 @@ function keysOf(fs, paths) {
 }
 
 /** Whether every path in `paths` still has the stat key recorded in `keys` (compared in place, no allocation:
- *  this runs on every call). Returns -1 when the first path (HEAD) is gone. */
-function unchanged(fs, paths, keys) {
+ *  this runs on every call). Returns -1 when the first path (HEAD) is gone. `fds` (held descriptors, -1 where
+ *  none) are checked with fstat; any held file that lost its last link fails the whole check. */
+function unchanged(fs, paths, keys, fds) {
   for (let i = 0, j = 0; i < paths.length; i++, j += 4) {
     let st;
+    const fd = fds === null ? -1 : fds[i];
     try {
-      st = fs.statSync(paths[i], NO_THROW);
+      st = fd >= 0 ? fs.fstatSync(fd) : fs.statSync(paths[i], NO_THROW);
     } catch {
       st = undefined;
     }
+    if (fd >= 0 && (st === undefined || st.nlink === 0)) return 0;
     if (st === undefined) {
       if (i === 0) return -1;
       if (keys[j] !== -1) return 0;
@@ -280,17 +298,25 @@ export function gitContext(dir, options = {}) {
         watchPaths: null,
         headKey: null,
         headFacts: null,
+        fds: null, // held descriptors of watchPaths (-1 where none), or null
+        usedAt: -Infinity,
       };
       remember(key, entry);
     }
+    const burst = now - entry.usedAt < KEEP_MS && now >= entry.usedAt;
+    entry.usedAt = now;
     if (entry.headFacts) {
-      const u = unchanged(fs, entry.watchPaths, entry.headKey);
+      const u = unchanged(fs, entry.watchPaths, entry.headKey, entry.fds);
       if (u === -1) {
         // HEAD is gone: the repository moved or was deleted; look again next time.
+        release(entry);
         cache.delete(key);
         return EMPTY;
       }
-      if (u === 0) entry.headFacts = null;
+      if (u === 0) {
+        release(entry);
+        entry.headFacts = null;
+      }
     }
     if (!entry.headFacts) {
       // Read the key before the facts: a change in between makes the next call read again (never stale).
@@ -304,6 +330,7 @@ export function gitContext(dir, options = {}) {
       entry.headKey = entry.watchPaths.join("\0") === paths.join("\0") ? keys : [];
       entry.out = null;
     }
+    if (burst && entry.fds === null) hold(fs, entry);
     if (!entry.out) {
       const out = {};
       for (const [k, v] of Object.entries(entry.base)) if (v) out[k] = v;
@@ -319,11 +346,76 @@ export function gitContext(dir, options = {}) {
 }
 
 function remember(key, entry) {
-  if (cache.size >= MAX_CACHE) cache.delete(cache.keys().next().value);
+  if (cache.size >= MAX_CACHE) {
+    const oldest = cache.keys().next().value;
+    release(cache.get(oldest));
+    cache.delete(oldest);
+  }
   cache.set(key, entry);
 }
 
-/** Forgets every cached repository (tests). */
+/** Opens the watched files of `entry` read-only, keeping each descriptor only if it is the very file its key was
+ *  taken from (same inode, size and times), so a change between the key and the open is still seen. */
+function hold(fs, entry) {
+  const keys = entry.headKey;
+  if (typeof fs.openSync !== "function" || keys.length !== entry.watchPaths.length * 4) return;
+  if (holding.size >= MAX_HOLDING) release(holding.values().next().value);
+  const fds = entry.watchPaths.map((p, i) => {
+    if (keys[i * 4] === -1) return -1; // absent: stat'ed by path
+    let fd = -1;
+    try {
+      fd = fs.openSync(p, "r");
+      const st = fs.fstatSync(fd);
+      const j = i * 4;
+      if (st.ino === keys[j] && st.size === keys[j + 1] && st.mtimeMs === keys[j + 2] && st.ctimeMs === keys[j + 3]) {
+        return fd;
+      }
+    } catch {
+      // unreadable or gone: stat'ed by path
+    }
+    if (fd >= 0) closeQuietly(fs, fd);
+    return -1;
+  });
+  entry.fds = fds;
+  entry.fs = fs;
+  holding.add(entry);
+  if (sweepTimer === null) {
+    try {
+      sweepTimer = setTimeout(sweep, KEEP_MS);
+      sweepTimer.unref?.();
+    } catch {
+      sweepTimer = null; // no timers: descriptors live until the next change, eviction, or exit
+    }
+  }
+}
+
+function release(entry) {
+  if (!entry || entry.fds === null) return;
+  for (const fd of entry.fds) if (fd >= 0) closeQuietly(entry.fs, fd);
+  entry.fds = null;
+  holding.delete(entry);
+}
+
+function closeQuietly(fs, fd) {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // nothing was written through it
+  }
+}
+
+function sweep() {
+  sweepTimer = null;
+  const cutoff = Date.now() - KEEP_MS;
+  for (const entry of [...holding]) if (!(entry.usedAt > cutoff)) release(entry);
+  if (holding.size > 0) {
+    sweepTimer = setTimeout(sweep, KEEP_MS);
+    sweepTimer.unref?.();
+  }
+}
+
+/** Forgets every cached repository and closes the descriptors held for them (tests; before unmounting). */
 export function clearGitCache() {
+  for (const entry of [...holding]) release(entry);
   cache.clear();
 }

@@ -59,6 +59,56 @@ test("HEAD is never stale: commits, branch switches, packed refs, detached HEAD"
   assert.equal(detached.branch, undefined);
 });
 
+/** Paths this process holds open (Linux: /proc/self/fd), for checking the held descriptors. */
+function heldPaths() {
+  const out = [];
+  for (const fd of fs.readdirSync("/proc/self/fd")) {
+    try {
+      out.push(fs.readlinkSync(`/proc/self/fd/${fd}`));
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return out;
+}
+
+test("during a burst HEAD and the ref are held open and every change through them is still seen", { skip: !fs.existsSync("/proc/self/fd") }, () => {
+  const { main } = makeRepo();
+  const ref = path.join(main, ".git", "refs", "heads", "main");
+  const head = path.join(main, ".git", "HEAD");
+  clearGitCache();
+  gitContext(main); // a lone call: nothing held
+  assert.ok(!heldPaths().includes(ref), "a lone call holds nothing");
+  gitContext(main); // the second call within KEEP_MS: a burst
+  assert.ok(heldPaths().includes(ref) && heldPaths().includes(head), "HEAD and the branch ref are held in a burst");
+
+  // A commit replaces the ref by rename: the held one has no links left.
+  git(main, "commit", "-q", "--allow-empty", "-m", "two");
+  const two = git(main, "rev-parse", "HEAD");
+  assert.equal(gitContext(main).head, two);
+  // Written in place (same inode), as a script or an editor may: size/mtime/ctime differ.
+  const one = git(main, "rev-parse", "HEAD~1");
+  gitContext(main);
+  fs.writeFileSync(ref, one + "\n");
+  assert.equal(gitContext(main).head, one, "a ref rewritten in place");
+  // Same size again: only the times tell. Kernels without fine-grained timestamps tick every few ms, so wait
+  // one tick (git itself never writes in place: its updates are new inodes, seen at once).
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  fs.writeFileSync(ref, two + "\n");
+  assert.equal(gitContext(main).head, two, "and back, same size");
+  // An orphan checkout rewrites HEAD but no reflog and no ref.
+  git(main, "checkout", "-q", "--orphan", "fresh");
+  const orphan = gitContext(main);
+  assert.equal(orphan.branch, "fresh");
+  assert.equal(orphan.head, undefined);
+  git(main, "checkout", "-q", "main");
+  assert.equal(gitContext(main).branch, "main");
+  assert.equal(gitContext(main).head, two);
+
+  clearGitCache();
+  assert.ok(!heldPaths().includes(ref) && !heldPaths().includes(head), "clearGitCache closes them");
+});
+
 test("an unborn branch has a branch but no head, until the first commit", () => {
   const d = fs.realpathSync(tmpdir("rec-git-"));
   git(d, "init", "-q");
