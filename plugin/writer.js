@@ -473,26 +473,41 @@ function gluedOnto(fs, fd, from, to, line) {
   return region[at - 1] !== 0x0a;
 }
 
-/** Writes all of `bytes`, continuing after short writes. Throws { code: "SHORT" } when the kernel accepts
- *  nothing more without an error; a thrown error carries `written`, the bytes that did reach the file. */
-function writeAll(fs, fd, bytes) {
+/** Writes all of `data` (a string, `size` bytes in UTF-8, or bytes), continuing after short writes. A string goes
+ *  to write(2) as it is: the runtime encodes it on the way, cheaper than encoding it first (Buffer.from). Throws
+ *  { code: "SHORT" } when the kernel accepts nothing more without an error; a thrown error carries `written`, the
+ *  bytes that did reach the file. */
+function writeAll(fs, fd, data, size) {
+  let bytes = data;
   let off = 0;
-  while (off < bytes.length) {
-    let n;
-    try {
-      n = fs.writeSync(fd, bytes, off, bytes.length - off);
-    } catch (e) {
-      if (e && typeof e === "object") e.written = off;
-      throw e;
-    }
-    if (!(n > 0)) {
-      const e = new Error("short write");
-      e.code = "SHORT";
-      e.written = off;
-      throw e;
-    }
-    off += n;
+  if (typeof data === "string") {
+    off = writeSome(fs, fd, data, 0, 0);
+    if (off === size) return;
+    bytes = Buffer.from(data, "utf8"); // a short write: go on from the byte where it stopped
   }
+  while (off < bytes.length) off += writeSome(fs, fd, bytes, off, off);
+}
+
+function writeSome(fs, fd, data, off, written) {
+  let n;
+  try {
+    n = typeof data === "string" ? fs.writeSync(fd, data) : fs.writeSync(fd, data, off, data.length - off);
+  } catch (e) {
+    if (e && typeof e === "object") e.written = written;
+    throw e;
+  }
+  if (!(n > 0)) {
+    const e = new Error("short write");
+    e.code = "SHORT";
+    e.written = written;
+    throw e;
+  }
+  return n;
+}
+
+/** `data` (string or bytes) on a fresh line: "\n" first. */
+function afterNewline(data) {
+  return typeof data === "string" ? "\n" + data : Buffer.concat([NL, data]);
 }
 
 const ONE = new Int32Array(new SharedArrayBuffer(4));
@@ -654,10 +669,14 @@ function keepOrClose(fs, file, h, burst, nowMs) {
 }
 
 function appendInner(fs, file, line, options, now, warnings) {
-  let bytes = typeof line === "string" ? Buffer.from(line, "utf8") : line;
-  if (bytes.length === 0 || bytes[bytes.length - 1] !== 0x0a) {
-    bytes = Buffer.concat([bytes, NL]); // a line always ends in "\n"
+  // A line always ends in "\n". Strings stay strings until write(2) (see writeAll); `size` is in bytes.
+  let data = line;
+  if (typeof data === "string") {
+    if (!data.endsWith("\n")) data += "\n";
+  } else if (data.length === 0 || data[data.length - 1] !== 0x0a) {
+    data = Buffer.concat([data, NL]);
   }
+  const size = typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.length;
   const maxBytes = maxBytesFrom(options);
   const sync = syncFrom(options);
   const staleMs = options.staleLockMs ?? DEFAULT_STALE_LOCK_MS;
@@ -694,8 +713,8 @@ function appendInner(fs, file, line, options, now, warnings) {
         e.code = "EISDIR";
         throw e;
       }
-      if (st.isFile() && st.size > 0 && st.size + bytes.length > maxBytes && attempt < 2) {
-        const r = tryRotate(fs, file, st, maxBytes, bytes.length, now(), staleMs);
+      if (st.isFile() && st.size > 0 && st.size + size > maxBytes && attempt < 2) {
+        const r = tryRotate(fs, file, st, maxBytes, size, now(), staleMs);
         if (r === "rotated") {
           // We renamed the file our descriptor points at: close it (kept or not) and open the new one.
           rotated = true;
@@ -712,15 +731,17 @@ function appendInner(fs, file, line, options, now, warnings) {
       }
       const fd = h.fd;
       const readable = h.readable;
-      let out = bytes;
+      let out = data;
+      let outSize = size;
       // Skip reading the last byte when this process wrote it: same inode, and the size it left behind.
       const known = mine !== undefined && mine.ino === st.ino && mine.dev === st.dev && mine.end === st.size;
       if (readable && st.isFile() && st.size > 0 && !known && !endsClean(fs, fd, st.size)) {
-        out = Buffer.concat([NL, bytes]); // a torn line from a crash ends here; start on a fresh line
+        out = afterNewline(data); // a torn line from a crash ends here; start on a fresh line
+        outSize = size + 1;
         warnings.push("the file ended in a torn line; started on a fresh line");
       }
       try {
-        writeAll(fs, fd, out);
+        writeAll(fs, fd, out, outSize);
       } catch (e) {
         if (e && e.written > 0) {
           wrote = true;
@@ -746,15 +767,17 @@ function appendInner(fs, file, line, options, now, warnings) {
           closeQuietly(fs, fd);
           continue;
         }
-        end = st.size + out.length;
-        if (readable && out[0] !== 0x0a && after.size !== end && gluedOnto(fs, fd, st.size, after.size, out)) {
+        end = st.size + outSize;
+        if (readable && out === data && after.size !== end && gluedOnto(fs, fd, st.size, after.size, out)) {
           // Between our tail check and our write, another writer's line was cut short (killed mid-copy, disk
           // full) and ours landed right after its fragment. Write ours again, on a fresh line; the glued copy
           // stays behind a fragment, where a reader sees one damaged line.
-          const again = endsClean(fs, fd, fs.fstatSync(fd).size) ? bytes : Buffer.concat([NL, bytes]);
-          writeAll(fs, fd, again);
+          const clean = endsClean(fs, fd, fs.fstatSync(fd).size);
+          const again = clean ? data : afterNewline(data);
+          writeAll(fs, fd, again, clean ? size : size + 1);
           warnings.push("another writer's torn line ended just before ours; wrote the line again on a fresh line");
           out = again;
+          outSize = clean ? size : size + 1;
           end = -1;
         }
         if (sync) fs.fdatasyncSync(fd);
@@ -764,7 +787,7 @@ function appendInner(fs, file, line, options, now, warnings) {
       // Keep only descriptors of regular files, and only within a burst of appends.
       open = false;
       keepOrClose(fs, file, h, burst && st.isFile(), t0);
-      return { ok: true, file, bytes: out.length, rotated };
+      return { ok: true, file, bytes: outSize, rotated };
     } catch (e) {
       // Any error: this descriptor is not kept. An error on a kept descriptor before anything was written is
       // retried once with a fresh open, so a fault reports what a fresh open and write report.

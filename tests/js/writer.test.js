@@ -13,6 +13,16 @@ function fsWith(overrides) {
   return { ...fs, ...overrides };
 }
 
+/** The arguments of fs.writeSync as [bytes, offset, length], whether it was called (fd, string) — the writer
+ *  hands strings to the runtime to encode — or (fd, buffer, offset, length). */
+function asBytes(buf, off, len) {
+  if (typeof buf === "string") {
+    const b = Buffer.from(buf, "utf8");
+    return [b, 0, b.length];
+  }
+  return [buf, off ?? 0, len ?? buf.length - (off ?? 0)];
+}
+
 test("appends complete lines and adds a missing final newline", () => {
   const f = path.join(tmpdir(), "r.jsonl");
   assert.equal(appendLine(f, '{"a":1}\n', quiet).ok, true);
@@ -52,14 +62,16 @@ test("short writes are continued until the whole line is written", () => {
   const f = path.join(tmpdir(), "r.jsonl");
   let calls = 0;
   const seam = fsWith({
-    writeSync: (fd, buf, off, len, pos) => {
+    writeSync: (fd, ...args) => {
       calls++;
-      return fs.writeSync(fd, buf, off, Math.min(len, 7), pos); // the kernel takes at most 7 bytes per call
+      const [buf, off, len] = asBytes(...args);
+      return fs.writeSync(fd, buf, off, Math.min(len, 7)); // the kernel takes at most 7 bytes per call
     },
   });
-  const line = JSON.stringify({ note: "x".repeat(100) }) + "\n";
+  // Multi-byte characters: the writer continues a string line at a byte offset, possibly inside a character.
+  const line = JSON.stringify({ note: "x".repeat(100) + "é😀 done" }) + "\n";
   assert.equal(appendLine(f, line, { ...quiet, fs: seam }).ok, true);
-  assert.ok(calls >= Math.ceil(line.length / 7), `writeSync called ${calls} times`);
+  assert.ok(calls >= Math.ceil(Buffer.byteLength(line) / 7), `writeSync called ${calls} times`);
   assert.equal(fs.readFileSync(f, "utf8"), line);
 });
 
@@ -68,12 +80,13 @@ test("a write that stops short fails with a reason and leaves the file ending in
   fs.writeFileSync(f, '{"before":1}\n');
   let first = true;
   const seam = fsWith({
-    writeSync: (fd, buf, off, len, pos) => {
+    writeSync: (fd, ...args) => {
+      const [buf, off, len] = asBytes(...args);
       if (first) {
         first = false;
-        return fs.writeSync(fd, buf, off, 5, pos); // part of the line reaches the file...
+        return fs.writeSync(fd, buf, off, 5); // part of the line reaches the file...
       }
-      if (len === 1) return fs.writeSync(fd, buf, off, len, pos); // ...the closing newline still fits
+      if (len === 1) return fs.writeSync(fd, buf, off, len); // ...the closing newline still fits
       return 0; // ...then nothing more is accepted
     },
   });
