@@ -47,16 +47,11 @@ pub fn walk(
     while i < n {
         match b[i] {
             b'"' => {
-                let (cs, ce, next, has_escape) = string_extent(b, i);
+                // One pass finds the end and, when there are escapes, decodes; otherwise the raw content is the text.
+                let (cs, ce, next, has_escape) = read_string(raw, i, &mut decoded, &mut escs);
                 let content = &raw[cs..ce];
                 let is_key = matches!(stack.last(), Some(Frame::Obj { want_key: true, .. }));
-                // Decode when there are escapes; otherwise the raw content is the text.
-                let text: &str = if has_escape {
-                    decode(content, &mut decoded, &mut escs);
-                    &decoded
-                } else {
-                    content
-                };
+                let text: &str = if has_escape { &decoded } else { content };
                 let kc = if is_key {
                     None
                 } else {
@@ -146,27 +141,73 @@ fn whole_value(text: &str, kc: KeyClass, allowed: &dyn Fn(&str) -> bool) -> Opti
     (!allowed(&text[found.start..found.end])).then_some(found)
 }
 
-/// The extent of the string literal opening at `i`: content start, content end, the index after the closing
-/// quote (or the end of input when unterminated), and whether the content has escapes.
-fn string_extent(b: &[u8], i: usize) -> (usize, usize, usize, bool) {
+/// Reads the string literal opening at `i` in one pass: returns the content start, the content end, the index
+/// after the closing quote (or the end of input when unterminated), and whether the content has escapes. When it
+/// has, `out` holds the decoded content and `escs` one record per escape (between escapes, decoded and raw
+/// offsets advance together); otherwise both are left as they were.
+///
+/// An escape never reaches past the content: `\uXXXX` takes hex digits, which are never a quote, and a backslash
+/// before the closing quote would have escaped it, so decoding against the whole input reads what decoding the
+/// content alone would.
+fn read_string(raw: &str, i: usize, out: &mut String, escs: &mut Vec<Esc>) -> (usize, usize, usize, bool) {
+    let b = raw.as_bytes();
     let s = i + 1;
     let mut j = s;
-    let mut escaped = false;
-    while j < b.len() {
-        j = crate::json::skip_plain(b, j);
-        let Some(&c) = b.get(j) else { break };
-        match c {
-            b'"' => return (s, j, j + 1, escaped),
-            b'\\' => {
-                escaped = true;
-                j += 2;
+    // Raw offset up to which the content has been copied into `out`; `None` until the first escape.
+    let mut copied: Option<usize> = None;
+    loop {
+        j = quote_or_backslash(b, j);
+        if j >= b.len() || b[j] == b'"' {
+            // The closing quote, or unterminated (not valid JSON): the content runs to the end of the input.
+            let (ce, next) = if j >= b.len() { (b.len(), b.len()) } else { (j, j + 1) };
+            if let Some(c) = copied {
+                out.push_str(&raw[c..ce]);
             }
-            _ => j += 1,
+            return (s, ce, next, copied.is_some());
         }
+        let c = match copied {
+            Some(c) => c,
+            None => {
+                out.clear();
+                escs.clear();
+                s
+            }
+        };
+        out.push_str(&raw[c..j]);
+        let dec = out.len();
+        let len = escape(raw, j, out);
+        escs.push(Esc {
+            dec: dec as u32,
+            raw: (j - s) as u32,
+            dec_end: out.len() as u32,
+            raw_end: (j + len - s) as u32,
+        });
+        j += len;
+        copied = Some(j);
     }
-    // Unterminated (not valid JSON): the content runs to the end of the input.
-    let e = b.len();
-    (s, e.max(s), e, escaped)
+}
+
+/// Index of the first `"` or `\` at or after `i` (the length of `b` when there is none), eight bytes at a time:
+/// the "has a zero byte" trick from "Bit Twiddling Hacks"
+/// (https://graphics.stanford.edu/~seander/bithacks.html#ZeroInWord), whose lowest flagged byte is exact.
+#[inline]
+fn quote_or_backslash(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let q = x ^ (ONES * u64::from(b'"'));
+        let s = x ^ (ONES * u64::from(b'\\'));
+        let hit = (q.wrapping_sub(ONES) & !q | s.wrapping_sub(ONES) & !s) & HIGHS;
+        if hit != 0 {
+            return i + (hit.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i] != b'"' && b[i] != b'\\' {
+        i += 1;
+    }
+    i
 }
 
 /// One escape sequence: raw `raw..raw_end` (offsets in the content) decoded to `dec..dec_end`.
@@ -176,30 +217,6 @@ struct Esc {
     raw: u32,
     dec_end: u32,
     raw_end: u32,
-}
-
-/// Decodes JSON string content into `out`, recording every escape in `escs` (one record per escape, not per
-/// byte: between escapes, decoded and raw offsets advance together).
-fn decode(content: &str, out: &mut String, escs: &mut Vec<Esc>) {
-    out.clear();
-    escs.clear();
-    let b = content.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] != b'\\' {
-            // Copy the run up to the next backslash (an ASCII byte, so a character boundary) in one go.
-            let mut end = crate::json::skip_plain(b, i);
-            while end < b.len() && b[end] != b'\\' {
-                end = crate::json::skip_plain(b, end + 1);
-            }
-            out.push_str(&content[i..end]);
-            i = end;
-            continue;
-        }
-        let (dec, raw) = (out.len(), i);
-        i += escape(content, i, out);
-        escs.push(Esc { dec: dec as u32, raw: raw as u32, dec_end: out.len() as u32, raw_end: i as u32 });
-    }
 }
 
 /// Decodes the escape at `i` (a backslash) into `out`; returns its raw length. Invalid escapes are kept as the
@@ -322,5 +339,104 @@ fn borrow_seg(k: &KeySeg) -> KeySeg {
     match k {
         KeySeg::Raw(s, e) => KeySeg::Raw(*s, *e),
         KeySeg::Owned(s) => KeySeg::Owned(s.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// Content start and end, the index after the string, whether it has escapes; the decoded content and the
+    /// escapes as (decoded start, raw start, decoded end, raw end).
+    type Read = ((usize, usize, usize, bool), String, Vec<(u32, u32, u32, u32)>);
+
+    /// The two-pass reading `read_string` replaced: the extent first, then the content decoded on its own.
+    fn two_pass(raw: &str, i: usize) -> Read {
+        let b = raw.as_bytes();
+        let s = i + 1;
+        let mut j = s;
+        let mut escaped = false;
+        let (ce, next) = loop {
+            match b.get(j) {
+                None => break (b.len(), b.len()),
+                Some(b'"') => break (j, j + 1),
+                Some(b'\\') => {
+                    escaped = true;
+                    j += 2;
+                }
+                Some(_) => j += 1,
+            }
+        };
+        let (ce, next) = (ce.max(s), next.max(ce.max(s)));
+        let mut out = String::new();
+        let mut escs = Vec::new();
+        if escaped {
+            let content = &raw[s..ce];
+            let cb = content.as_bytes();
+            let mut k = 0;
+            while k < cb.len() {
+                if cb[k] != b'\\' {
+                    let ch = content[k..].chars().next().unwrap();
+                    out.push(ch);
+                    k += ch.len_utf8();
+                    continue;
+                }
+                let dec = out.len();
+                let len = escape(content, k, &mut out);
+                escs.push((dec as u32, k as u32, out.len() as u32, (k + len) as u32));
+                k += len;
+            }
+        }
+        ((s, ce, next, escaped), out, escs)
+    }
+
+    fn xorshift(state: &mut u32) -> u32 {
+        *state ^= *state << 13;
+        *state ^= *state >> 17;
+        *state ^= *state << 5;
+        *state
+    }
+
+    #[test]
+    fn one_pass_string_reading_matches_two_passes() {
+        const PIECES: &[&str] = &[
+            "a",
+            "xyz",
+            " ",
+            "\"",
+            "\\",
+            "\\\"",
+            "\\\\",
+            "\\n",
+            "\\u0041",
+            "\\ud83d\\ude00",
+            "\\ud83d",
+            "\\u12",
+            "\\uZZZZ",
+            "\\é",
+            "é",
+            "日本",
+            "\\x",
+            "password=",
+            "0123456789abcdef",
+        ];
+        let mut state = 0x9e37_79b9u32;
+        let (mut out, mut escs) = (String::from("stale"), Vec::new());
+        for _ in 0..4000 {
+            let mut raw = String::from("\"");
+            for _ in 0..xorshift(&mut state) % 24 {
+                raw.push_str(PIECES[xorshift(&mut state) as usize % PIECES.len()]);
+            }
+            let (extent, want, want_escs) = two_pass(&raw, 0);
+            let got = read_string(&raw, 0, &mut out, &mut escs);
+            assert_eq!(got, extent, "{raw:?}");
+            if extent.3 {
+                assert_eq!(out, want, "{raw:?}");
+                let got_escs: Vec<_> = escs.iter().map(|e| (e.dec, e.raw, e.dec_end, e.raw_end)).collect();
+                assert_eq!(got_escs, want_escs, "{raw:?}");
+            }
+        }
     }
 }
