@@ -9,14 +9,21 @@
 //   before), the descriptor of a regular file stays open after the append, at most MAX_KEPT = 8 of them (least
 //   recently used closed first), each closed after 1 s without an append (an unref'd timer), after any error,
 //   and at exit (O_CLOEXEC: never inherited by children). A lone append (the CLI, a hook now and then) opens
-//   and closes as before and holds nothing after it returns. Before a kept descriptor is used, ONE lstat(2) of
-//   the path must show the very (dev, inode) it was opened on, with the same type, mode and owner; otherwise it
-//   is closed and the path opened afresh (O_NOFOLLOW, same flags and modes), so a file deleted, rotated away
-//   (by us or another process: rename keeps the inode, so the archive still matches the descriptor but the
-//   path does not), replaced, replaced by a symlink (ELOOP), chmod'ed or chown'ed is noticed exactly as a
-//   fresh open would notice it. The inode number cannot have been reused meanwhile: our open descriptor keeps
-//   the old inode allocated. The lstat-then-write window is the same race as today's open-then-write (a
-//   rename or delete in it is handled as below), and the lstat also gives the size for the rotation check and
+//   and closes as before and holds nothing after it returns. Before a kept descriptor is used, ONE stat decides
+//   whether it is still the file to append to (validKept):
+//     - usually fstat(2) of the descriptor (no path lookup): the file must still have a link, the same type,
+//       mode and owner (a chmod or chown takes effect at once), and our rotation seals every archive it makes
+//       read-only, so a descriptor of a file another process rotated away fails this check at once;
+//     - an lstat(2) of the path instead, which must show the very (dev, inode) the descriptor was opened on,
+//       when the file's ctime moved since our last append while its size did not (a rename, link or attribute
+//       change, not another writer's append), and in any case at least every PATH_CHECK_MS = 100 ms.
+//   Otherwise the descriptor is closed and the path opened afresh (O_NOFOLLOW, same flags and modes), so a file
+//   deleted, rotated away, replaced, replaced by a symlink (ELOOP), chmod'ed or chown'ed is noticed as a fresh
+//   open would notice it. The one gap: a rename by something other than our rotation (`mv`) while other
+//   processes are appending too, or on a kernel whose timestamps are too coarse to show it (Linux before 6.13,
+//   other filesystems), is seen only by the next path check: for up to PATH_CHECK_MS lines may still go to the
+//   renamed file (complete, not lost, but not at the path the status names). The inode cannot have been reused
+//   meanwhile: our open descriptor keeps it allocated. The stat also gives the size for the rotation check and
 //   the torn-tail shortcut, replacing open + fstat + close. An error on a kept descriptor before any byte was
 //   written closes it and retries once with a fresh open, so faults give the statuses a fresh open gives.
 //   The cost of keeping: while a descriptor is open its filesystem cannot be remounted read-only or
@@ -44,14 +51,15 @@
 //   file `<file>.lock` (hard-linked into place with its content, so it is never seen empty; it holds pid,
 //   host and time). The holder checks, with lstat, that `<file>` is still the very inode that was measured
 //   and still too large, renames it to the archive
-//   `<stem>.<UTC yyyymmddThhmmssmmmZ>[.<n>].jsonl` (never replacing an existing archive), and removes the lock;
-//   it then closes its descriptor of the renamed file and opens the new one. Other processes notice the rename
-//   by the lstat check above (the path names a new inode, or nothing yet).
+//   `<stem>.<UTC yyyymmddThhmmssmmmZ>[.<n>].jsonl` (never replacing an existing archive), seals the archive
+//   read-only (chmod a-w; descriptors already open can still write, which is the race below), and removes the
+//   lock; it then closes its descriptor of the renamed file and opens the new one. Other processes notice the
+//   rotation by the checks above (the seal changes the mode; the path names a new inode, or nothing yet).
 //   Exactly one writer rotates a given file. Writers that find the lock taken do not wait: they append to the
 //   file they opened. An append racing with the rename may therefore land in the archive just after it was
 //   renamed; it is a complete line there and readers find it, because a reader reads all segments
 //   (`segments()` below: archives in rotation order, then the live file). Archives are never edited or
-//   deleted. A lock left by a crashed holder is stale when its pid is dead on this host or it is older than
+//   deleted (the seal changes only their mode). A lock left by a crashed holder is stale when its pid is dead on this host or it is older than
 //   `staleLockMs`; it is broken by renaming it aside (so two breakers cannot both win) and rotation continues.
 //   If rotation fails for any reason the entry is still appended to the old file (a warning says why).
 // * Durability: by default each append is followed by fdatasync(2) (about 0.2 ms on the ext4 disk where it
@@ -388,6 +396,14 @@ function tryRotate(fs, file, measured, maxBytes, lineBytes, nowMs, staleMs) {
     let archive = base + ext;
     for (let n = 1; exists(fs, archive); n++) archive = `${base}.${n}${ext}`;
     fs.renameSync(file, archive);
+    // Seal the archive read-only: writers in other processes that keep a descriptor of it see the mode change
+    // with their next fstat and reopen the path (see validKept). Best effort: without it they notice the rename
+    // by their next path check, within PATH_CHECK_MS.
+    try {
+      fs.chmodSync(archive, cur.mode & 0o7555);
+    } catch {
+      // not ours to chmod (another owner): the path check covers it
+    }
     return "rotated";
   } catch (e) {
     return describeError(e);
@@ -580,8 +596,11 @@ const lastEnds = new Map();
 export const KEEP_OPEN_MS = 1000;
 /** At most this many kept descriptors (least recently used closed first). */
 const MAX_KEPT = 8;
+/** A kept descriptor is checked against its path (lstat) at least this often; in between, by fstat. */
+export const PATH_CHECK_MS = 100;
 
-/** file → { fd, readable, dev, ino, mode, uid, gid, used } */
+/** file → { fd, readable, dev, ino, mode, uid, gid, used, checked: when the path last showed this inode,
+ *  size and ctime: the file's, right after our last append through it } */
 const kept = new Map();
 let sweepTimer = null;
 
@@ -631,26 +650,57 @@ export function closeKept() {
   for (const file of [...kept.keys()]) dropKept(nodeFs, file);
 }
 
-/** The kept descriptor for `file` and the file's lstat, if the path still names the very inode the descriptor
- *  was opened on, with the same type, mode and owner (a chmod or chown takes effect at once); otherwise the
- *  kept descriptor is closed and null comes back. */
-function validKept(fs, file) {
+/** The kept descriptor for `file` and the file's stat, if it is still the file to append to; otherwise the kept
+ *  descriptor is closed and null comes back. Usually one fstat(2) decides (no path lookup): the file must still
+ *  have a link and the same type, mode and owner (a chmod or chown takes effect at once; an archive our rotation
+ *  made is sealed read-only, which changes its mode). An lstat(2) of the path, which must show the very
+ *  (dev, inode) the descriptor was opened on, decides instead when the file's ctime moved since our last
+ *  append but its size did not (a rename, link or attribute change: not an append by another writer), and at
+ *  least every PATH_CHECK_MS: that is how a rename by anything other than our rotation (`mv`) is seen. */
+function validKept(fs, file, nowMs) {
   const h = kept.get(file);
   if (h === undefined) return null;
-  let cur;
+  // Taken out of the map while in use: the append owns it until keepOrClose() puts it back (so nothing else,
+  // not even a re-entrant call through a test seam, can close it underneath).
+  kept.delete(file);
+  if (nowMs - h.checked < PATH_CHECK_MS && nowMs >= h.checked) {
+    let cur = null;
+    try {
+      cur = fs.fstatSync(h.fd);
+    } catch {
+      cur = null;
+    }
+    if (!sameKept(cur, h)) {
+      closeQuietly(fs, h.fd);
+      return null;
+    }
+    if (cur.ctimeMs === h.ctime || cur.size !== h.size) return { h, st: cur };
+  }
+  let cur = null;
   try {
     cur = fs.lstatSync(file);
   } catch {
     cur = null; // gone (deleted or rotated away) or unreachable: a fresh open says what is wrong
   }
-  // Taken out of the map while in use: the append owns it until keepOrClose() puts it back (so nothing else,
-  // not even a re-entrant call through a test seam, can close it underneath).
-  kept.delete(file);
-  if (cur && cur.ino === h.ino && cur.dev === h.dev && cur.mode === h.mode && cur.uid === h.uid && cur.gid === h.gid) {
-    return { h, st: cur };
+  if (!sameKept(cur, h)) {
+    closeQuietly(fs, h.fd);
+    return null;
   }
-  closeQuietly(fs, h.fd);
-  return null;
+  h.checked = nowMs;
+  return { h, st: cur };
+}
+
+/** Whether a stat shows the kept descriptor's file: linked, same (dev, inode), type, mode and owner. */
+function sameKept(st, h) {
+  return (
+    st !== null &&
+    st.nlink > 0 &&
+    st.ino === h.ino &&
+    st.dev === h.dev &&
+    st.mode === h.mode &&
+    st.uid === h.uid &&
+    st.gid === h.gid
+  );
 }
 
 /** After a successful append through `h`: keep it if this is a burst (our previous append to this file was
@@ -690,7 +740,7 @@ function appendInner(fs, file, line, options, now, warnings) {
     // A kept descriptor, validated by one lstat of the path, or a fresh open (then fstat: the inode we got).
     let h = null;
     let st;
-    const k = kept.size > 0 ? validKept(fs, file) : null;
+    const k = kept.size > 0 ? validKept(fs, file, t0) : null;
     const fromCache = k !== null;
     if (fromCache) {
       h = k.h;
@@ -703,7 +753,7 @@ function appendInner(fs, file, line, options, now, warnings) {
         closeQuietly(fs, o.fd);
         throw e;
       }
-      h = { fd: o.fd, readable: o.readable, dev: st.dev, ino: st.ino, mode: st.mode, uid: st.uid, gid: st.gid, used: 0 };
+      h = { fd: o.fd, readable: o.readable, dev: st.dev, ino: st.ino, mode: st.mode, uid: st.uid, gid: st.gid, used: 0, checked: t0, size: -1, ctime: -1 };
     }
     let open = true; // h.fd is ours to close or keep
     let wrote = false; // some bytes of this attempt may have reached the file: never retry blindly
@@ -722,7 +772,7 @@ function appendInner(fs, file, line, options, now, warnings) {
           closeQuietly(fs, h.fd);
           const o = openTarget(fs, file);
           open = true;
-          h = { fd: o.fd, readable: o.readable, dev: 0, ino: 0, mode: 0, uid: 0, gid: 0, used: 0 };
+          h = { fd: o.fd, readable: o.readable, dev: 0, ino: 0, mode: 0, uid: 0, gid: 0, used: 0, checked: t0, size: -1, ctime: -1 };
           st = fs.fstatSync(h.fd);
           Object.assign(h, { dev: st.dev, ino: st.ino, mode: st.mode, uid: st.uid, gid: st.gid });
         } else if (r !== "busy") {
@@ -781,6 +831,8 @@ function appendInner(fs, file, line, options, now, warnings) {
           end = -1;
         }
         if (sync) fs.fdatasyncSync(fd);
+        h.size = after.size;
+        h.ctime = after.ctimeMs;
       }
       if (lastEnds.size >= 64 && !lastEnds.has(file)) lastEnds.clear();
       lastEnds.set(file, { ino: st.ino, dev: st.dev, end, at: t0 });

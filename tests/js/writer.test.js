@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { appendLine, quarantinePath, readStatus, describeError, DEFAULT_MAX_BYTES, KEEP_OPEN_MS, closeKept } from "../../plugin/writer.js";
+import { appendLine, quarantinePath, readStatus, describeError, DEFAULT_MAX_BYTES, KEEP_OPEN_MS, PATH_CHECK_MS, closeKept } from "../../plugin/writer.js";
 import { tmpdir, lines } from "./helpers.js";
 
 const quiet = { statusFile: false };
@@ -269,8 +269,13 @@ function countingFs() {
       seam.opens++;
       return fs.openSync(...a);
     },
+    lstatSync: (...a) => {
+      seam.lstats++;
+      return fs.lstatSync(...a);
+    },
   });
   seam.opens = 0;
+  seam.lstats = 0;
   return seam;
 }
 
@@ -304,12 +309,32 @@ test("a kept descriptor notices the file renamed, deleted, replaced, chmod'ed or
     appendLine(f, '{"warm":1}\n', quiet);
     appendLine(f, '{"warm":2}\n', quiet);
   };
-  // renamed away (another process rotated it): the next line goes to the new file at the path
+  // renamed away and sealed, as another process's rotation does: the fstat shows the seal, the next line goes
+  // to the new file at the path at once, without a path lookup
   burst();
+  let seam = countingFs();
+  const t0 = performance.now();
   fs.renameSync(f, path.join(d, "archive.jsonl"));
-  assert.equal(appendLine(f, '{"after":"rename"}\n', quiet).ok, true);
-  assert.deepEqual(lines(f), ['{"after":"rename"}']);
+  fs.chmodSync(path.join(d, "archive.jsonl"), 0o400);
+  assert.equal(appendLine(f, '{"after":"rotation"}\n', { ...quiet, fs: seam }).ok, true);
+  assert.deepEqual(lines(f), ['{"after":"rotation"}']);
   assert.equal(lines(path.join(d, "archive.jsonl")).length, 2);
+  assert.equal(seam.opens, 1, "reopened");
+  if (performance.now() - t0 < PATH_CHECK_MS) assert.equal(seam.lstats, 0, "told by the seal, not by the path");
+  // renamed away by anything else (mv): the rename moves the file's ctime but not its size, which sends the next
+  // append to the path at once — where timestamps are fine-grained enough to show it (Linux 6.13+ on ext4, xfs,
+  // btrfs, tmpfs); elsewhere lines may still reach the renamed file until the next path check, at most
+  // PATH_CHECK_MS later. None is lost either way, and after that they go to the path.
+  burst();
+  const before = fs.statSync(f).ctimeMs;
+  fs.renameSync(f, path.join(d, "moved-away.jsonl"));
+  const seen = fs.statSync(path.join(d, "moved-away.jsonl")).ctimeMs !== before;
+  assert.equal(appendLine(f, '{"after":"mv","n":1}\n', quiet).ok, true);
+  if (seen) assert.deepEqual(lines(f), ['{"after":"mv","n":1}'], "the ctime told");
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, PATH_CHECK_MS + 10);
+  assert.equal(appendLine(f, '{"after":"mv","n":2}\n', quiet).ok, true);
+  assert.equal(lines(f).at(-1), '{"after":"mv","n":2}');
+  assert.equal([...lines(f), ...lines(path.join(d, "moved-away.jsonl"))].filter((l) => l.includes('"mv"')).length, 2);
   // deleted
   burst();
   fs.unlinkSync(f);
@@ -323,19 +348,22 @@ test("a kept descriptor notices the file renamed, deleted, replaced, chmod'ed or
   assert.deepEqual(lines(f), ['{"other":1}', '{"after":"replace"}']);
   // chmod: reopened (a fresh open decides)
   burst();
-  const seam = countingFs();
+  seam = countingFs();
   fs.chmodSync(f, 0o640);
   assert.equal(appendLine(f, "{}\n", { ...quiet, fs: seam }).ok, true);
   assert.equal(seam.opens, 1, "reopened after chmod");
   assert.equal(appendLine(f, "{}\n", { ...quiet, fs: seam }).ok, true);
   assert.equal(seam.opens, 1, "kept again");
-  // replaced by a symlink: refused (ELOOP), the victim untouched
+  // replaced by a symlink: refused (ELOOP) once the path is looked at, the victim never touched
   burst();
   const victim = path.join(d, "victim.txt");
   fs.writeFileSync(victim, "keep out\n");
   fs.renameSync(f, path.join(d, "moved.jsonl"));
   fs.symlinkSync(victim, f);
-  const r = appendLine(f, '{"x":1}\n', quiet);
+  appendLine(f, '{"x":1}\n', quiet); // to the moved file (still our descriptor) or refused: never the victim
+  assert.equal(fs.readFileSync(victim, "utf8"), "keep out\n");
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, PATH_CHECK_MS + 10);
+  const r = appendLine(f, '{"x":2}\n', quiet);
   assert.equal(r.ok, false);
   assert.match(r.reason, /^ELOOP: /);
   assert.equal(fs.readFileSync(victim, "utf8"), "keep out\n");
