@@ -47,7 +47,7 @@ impl Context {
                     }
                     None => (token, Vec::new()),
                 };
-                Stamp { key: key.clone(), token, hits }
+                Stamp { key: key.clone(), member: format!("{}:{token}", string_token(key)), hits }
             })
             .collect();
         Stamps { members }
@@ -63,7 +63,8 @@ pub struct Stamps {
 #[derive(Debug, Clone)]
 struct Stamp {
     key: String,
-    token: String,
+    /// `"key":value`, ready to append.
+    member: String,
     hits: Vec<Hit>,
 }
 
@@ -432,12 +433,16 @@ impl<'s> Line<'s> {
     /// `ts` and `eid`, unless the caller supplied them.
     fn head(&mut self, now: f64, eid: Option<&str>, random: [u8; 8]) {
         if !self.supplied("ts") {
-            self.member("ts", &string_token(&stamp::rfc3339_millis(now)));
+            self.sep();
+            self.out.push_str("\"ts\":\"");
+            stamp::push_rfc3339_millis(now, &mut self.out);
+            self.out.push('"');
         }
         self.eid = eid.map_or_else(|| stamp::eid(random), str::to_owned);
         if !self.supplied("eid") {
-            let token = string_token(&self.eid);
-            self.member("eid", &token);
+            self.sep();
+            self.out.push_str("\"eid\":");
+            encode_string(&self.eid, &mut self.out);
         }
     }
 
@@ -502,9 +507,7 @@ impl<'s> Line<'s> {
         for stamp in &ctx.members {
             if !self.supplied(&stamp.key) {
                 self.sep();
-                encode_string(&stamp.key, &mut self.out);
-                self.out.push(':');
-                self.out.push_str(&stamp.token);
+                self.out.push_str(&stamp.member);
                 self.hits.extend(stamp.hits.iter().cloned());
             }
         }
@@ -523,7 +526,9 @@ impl<'s> Line<'s> {
                 encode_string(&h.path, &mut self.out);
                 self.out.push_str(",\"rule\":");
                 encode_string(&h.rule, &mut self.out);
-                self.out.push_str(&format!(",\"count\":{}}}", h.count));
+                self.out.push_str(",\"count\":");
+                self.out.push_str(&h.count.to_string());
+                self.out.push('}');
             }
             self.out.push(']');
             self.member(&rules_key, &string_token(crate::redact::RULESET_VERSION));

@@ -4,19 +4,35 @@
 /// Formats milliseconds since the Unix epoch as RFC 3339 UTC with milliseconds:
 /// `2026-11-29T08:23:33.120Z`. Times outside years 0000–9999 (and NaN) are clamped to that range.
 pub fn rfc3339_millis(ms: f64) -> String {
+    let mut out = String::with_capacity(24);
+    push_rfc3339_millis(ms, &mut out);
+    out
+}
+
+/// [`rfc3339_millis`] appended to `out`, digit by digit (core::fmt costs more than the rest of a small entry).
+pub fn push_rfc3339_millis(ms: f64, out: &mut String) {
     const MIN: i64 = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z
     const MAX: i64 = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
     let ms = if ms.is_nan() { 0 } else { (ms.floor() as i64).clamp(MIN, MAX) };
     let days = ms.div_euclid(86_400_000);
     let in_day = ms.rem_euclid(86_400_000);
     let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        in_day / 3_600_000,
-        in_day / 60_000 % 60,
-        in_day / 1000 % 60,
-        in_day % 1000
-    )
+    let mut buf = *b"0000-00-00T00:00:00.000Z";
+    let mut put = |at: usize, width: usize, mut n: u64| {
+        for slot in buf[at..at + width].iter_mut().rev() {
+            *slot = b'0' + (n % 10) as u8;
+            n /= 10;
+        }
+    };
+    put(0, 4, y as u64);
+    put(5, 2, u64::from(m));
+    put(8, 2, u64::from(d));
+    put(11, 2, (in_day / 3_600_000) as u64);
+    put(14, 2, (in_day / 60_000 % 60) as u64);
+    put(17, 2, (in_day / 1000 % 60) as u64);
+    put(20, 3, (in_day % 1000) as u64);
+    // Every byte is an ASCII digit or one of "-T:.Z".
+    out.push_str(std::str::from_utf8(&buf).unwrap_or("0000-01-01T00:00:00.000Z"));
 }
 
 /// Days since 1970-01-01 to a proleptic Gregorian (year, month, day), after Howard Hinnant's

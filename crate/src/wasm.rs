@@ -54,6 +54,9 @@ fn to_text(s: &JsString) -> String {
     String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// Bytes of randomness drawn per `crypto.getRandomValues` call (8 per entry id).
+const POOL: usize = 1024;
+
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", default)]
 struct OptionsIn {
@@ -70,8 +73,8 @@ pub struct Recorder {
     ctx: Stamps,
     warnings: Vec<String>,
     /// Random bytes drawn in batches: one `crypto.getRandomValues` call costs ~2 us from wasm in Node,
-    /// as much as the rest of a small entry (see ../shared/TOOLCHAIN.md).
-    pool: [u8; 256],
+    /// as much as the rest of a small entry (see ../shared/TOOLCHAIN.md); a batch serves 128 entries.
+    pool: [u8; POOL],
     used: usize,
     /// Mixed into ids when the platform's random source fails (it should not).
     fallback: u64,
@@ -97,7 +100,7 @@ impl Recorder {
             allow_patterns: opts.allow_patterns,
         });
         warnings.extend(more);
-        Recorder { redactor, ctx: Stamps::default(), warnings, pool: [0; 256], used: 256, fallback: 0 }
+        Recorder { redactor, ctx: Stamps::default(), warnings, pool: [0; POOL], used: POOL, fallback: 0 }
     }
 
     #[wasm_bindgen(getter)]
