@@ -248,12 +248,11 @@ async function argvAsTyped() {
   const args = process.argv.slice(2);
   if (!process.versions.bun || process.platform !== "linux") return args;
   try {
-    const { readFileSync } = await import("node:fs");
-    const raw = readFileSync("/proc/self/cmdline", "utf8").split("\0");
+    const { fs, path } = await import("./builtins.js");
+    const raw = fs.readFileSync("/proc/self/cmdline", "utf8").split("\0");
     if (raw.at(-1) === "") raw.pop();
     const script = process.argv[1];
-    const { resolve } = await import("node:path");
-    const at = raw.findIndex((a, i) => i > 0 && resolve(a) === script);
+    const at = raw.findIndex((a, i) => i > 0 && path.resolve(a) === script);
     const typed = at > 0 ? raw.slice(at + 1) : null;
     // Use it only if it is the same list apart from that one "--".
     if (typed && typed.length === args.length + 1 && typed[0] === "--") return typed;

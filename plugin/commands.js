@@ -4,8 +4,7 @@
 // lines are reported on stderr and skipped, not fatal), 1 that something was not found or is wrong (show,
 // doctor), 2 a usage error (unknown option, bad cursor).
 
-import * as nodeFs from "node:fs";
-import * as path from "node:path";
+import { fs as nodeFs, path } from "./builtins.js";
 import {
   CursorError,
   RecordingsReader,

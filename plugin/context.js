@@ -24,8 +24,7 @@
 // exist (a loose ref not written yet) is stat'ed by path every call. Descriptors are closed after KEEP_MS
 // without a call (an unref'd timer), by clearGitCache(), and at exit (O_CLOEXEC: never inherited).
 
-import * as nodeFs from "node:fs";
-import * as path from "node:path";
+import { fs as nodeFs, path } from "./builtins.js";
 
 const cache = new Map(); // dir → entry
 const NEGATIVE_TTL_MS = 1000; // "not in a repository" is re-checked after this long (git init may follow)

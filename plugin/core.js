@@ -10,7 +10,7 @@
 //    an input larger than RESET_AFTER_BYTES, or once memory passes RESET_ABOVE_MEMORY, the instance is reset.
 // The contract of the generated Recorder is plugin/core.d.ts.
 
-import { readFileSync } from "node:fs";
+import { fs } from "./builtins.js";
 
 /** Inputs above this reset the instance after use (8 MiB: a typical entry is ~1 KiB; the core's peak memory is
  *  a small multiple of the input, see TOOLCHAIN.md). */
@@ -25,7 +25,7 @@ let generation = 0; // bumped by every reset; wrappers rebuild their Recorder wh
 
 try {
   gen = await import("./wasm/recordings_core.js");
-  const bytes = readFileSync(new URL("./wasm/recordings_core_bg.wasm", import.meta.url));
+  const bytes = fs.readFileSync(new URL("./wasm/recordings_core_bg.wasm", import.meta.url));
   exportsOf = gen.initSync({ module: bytes });
 } catch (e) {
   gen = null;

@@ -6,8 +6,7 @@
 // formatReport() says them in plain words. A "problem" makes the report unhealthy (exit 1); a "warning" is
 // worth knowing but does not stop recording.
 
-import * as nodeFs from "node:fs";
-import * as path from "node:path";
+import { fs as nodeFs, path } from "./builtins.js";
 import { RecordingsReader, quarantineFile, resolveFile } from "./read.js";
 import { DEFAULT_MAX_BYTES, describeError, readStatus } from "./writer.js";
 

@@ -26,7 +26,7 @@
 // Fast path: this module does not import the MCP SDK, and loads the recorder (wasm) only when there is an
 // entry to write. Events that call for no entry (a passing command, a non-gate failure) cost a node start.
 
-import * as fs from "node:fs";
+import { fs } from "./builtins.js";
 import { fileURLToPath } from "node:url";
 import { createState, entryFromToolAfter, entryFromEvent, isGate, resolveOptions } from "./hooks.js";
 

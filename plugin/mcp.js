@@ -17,8 +17,7 @@
 //
 // The recorder (wasm) is loaded on the first call, so `initialize` and `tools/list` answer at once.
 
-import * as path from "node:path";
-import * as fs from "node:fs";
+import { path, fs } from "./builtins.js";
 import { fileURLToPath } from "node:url";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";

@@ -1,9 +1,7 @@
 // Where recordings live: the target file and its siblings. One home for these rules, shared by the writer,
 // the recorder and the reader; it loads no wasm, so reading never pays for the core.
 
-import * as nodeFs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
+import { fs as nodeFs, os, path } from "./builtins.js";
 
 let snapshot = null;
 

@@ -28,8 +28,7 @@
 // edited by hand, not UTF-8) is skipped and reported with its segment and byte offset; blank lines (which the
 // writer may leave after a torn tail) are skipped silently.
 
-import * as nodeFs from "node:fs";
-import * as path from "node:path";
+import { fs as nodeFs, path } from "./builtins.js";
 import { resolveTarget as resolveFile, quarantinePath as quarantineFile, listSegments } from "./paths.js";
 import { createHash } from "node:crypto";
 

@@ -2,9 +2,7 @@
 // target, gather the context, call the wasm core once, write the bytes it returned. Never throws.
 // Contract: plugin/recorder.d.ts.
 
-import * as nodeFs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
+import { fs as nodeFs, os, path } from "./builtins.js";
 import { Core, newEid } from "./core.js";
 import { gitContext } from "./context.js";
 import { appendLine } from "./writer.js";

@@ -70,9 +70,7 @@
 // * Never throws: every failure comes back as { ok: false, reason: "<CODE>: <plain words>" } and is noted in
 //   a small status record (see `statusPath`), itself written best-effort.
 
-import * as nodeFs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
+import { fs as nodeFs, os, path } from "./builtins.js";
 import { envOf, listSegments, quarantinePath, stemOf } from "./paths.js";
 
 export { quarantinePath };
@@ -585,7 +583,8 @@ export function appendLine(file, line, options = {}) {
 }
 
 /** Per file: the inode and size this process left after its last append (then the last byte is its "\n"), and
- *  when (performance.now()). If anyone else appended since, the size differs and the byte is read. */
+ *  when (Date.now(); `performance.now()` would load perf_hooks, ~1 ms of every CLI process). If anyone else
+ *  appended since, the size differs and the byte is read. */
 const lastEnds = new Map();
 
 // ---------------------------------------------------------------------------------------------------------
@@ -621,7 +620,7 @@ function dropKept(fs, file) {
 
 function sweep() {
   sweepTimer = null;
-  const cutoff = performance.now() - KEEP_OPEN_MS;
+  const cutoff = Date.now() - KEEP_OPEN_MS;
   for (const [file, h] of kept) {
     if (h.used <= cutoff) {
       kept.delete(file);
@@ -733,7 +732,7 @@ function appendInner(fs, file, line, options, now, warnings) {
   let rotated = false;
   let retried = false;
   const mine = lastEnds.get(file);
-  const t0 = performance.now();
+  const t0 = Date.now();
   const burst = mine !== undefined && t0 - mine.at < KEEP_OPEN_MS;
 
   for (let attempt = 0; ; attempt++) {

@@ -305,7 +305,7 @@ test("without a loadable core the entry is still kept, whole, in quarantine (JS 
   // A copy of the JS edge with no wasm/ beside it: the core cannot load.
   const plugin = path.join(d, "plugin-without-wasm");
   fs.mkdirSync(plugin);
-  for (const f of ["cli.js", "recorder.js", "core.js", "context.js", "writer.js", "paths.js"]) {
+  for (const f of ["cli.js", "recorder.js", "core.js", "context.js", "writer.js", "paths.js", "builtins.js"]) {
     fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(plugin, f));
   }
   const file = path.join(d, "nocore.jsonl");
@@ -327,7 +327,7 @@ test("an edge that cannot even load still tells the caller: skipped with the rea
   // A broken install: the recorder's own module is missing, so nothing can be recorded.
   const plugin = path.join(d, "plugin-broken");
   fs.mkdirSync(plugin);
-  for (const f of ["cli.js", "recorder.js", "core.js", "context.js", "writer.js"]) {
+  for (const f of ["cli.js", "recorder.js", "core.js", "context.js", "writer.js", "builtins.js"]) {
     fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(plugin, f));
   }
   const file = path.join(d, "broken.jsonl");

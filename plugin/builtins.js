@@ -1,0 +1,13 @@
+// The Node built-ins the plugin uses, loaded with require() rather than `import`.
+// Node 20 answers an ESM `import` of a built-in with a facade that reads every export once; for node:fs that
+// includes the lazy `fs.ReadStream` getter, which loads the whole streams stack (18 modules, ~2 ms of every CLI
+// and hook process) for streams the recorder never uses. require() hands the module over as it is. Bun and
+// opencode (which runs on Bun) support createRequire the same way.
+
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+
+export const fs = require("node:fs");
+export const os = require("node:os");
+export const path = require("node:path");
