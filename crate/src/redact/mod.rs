@@ -112,7 +112,7 @@ impl Redactor {
         if !self.enabled || text.is_empty() {
             return None;
         }
-        let spans = self.find(text);
+        let spans = self.find(text, &mut scan::KeyCache::default());
         if spans.is_empty() {
             return None;
         }
@@ -155,7 +155,8 @@ impl Redactor {
         if !self.enabled || raw.is_empty() {
             return None;
         }
-        let find = |t: &str| self.find(t);
+        let keys = std::cell::RefCell::new(scan::KeyCache::default());
+        let find = |t: &str| self.find(t, &mut keys.borrow_mut());
         let allowed = |s: &str| self.allowed(s);
         let edits = json::walk(raw, key, &find, &allowed);
         if edits.is_empty() {
@@ -183,9 +184,9 @@ impl Redactor {
     }
 
     /// Spans to redact in decoded text: built-in rules, then user patterns merged in.
-    fn find(&self, text: &str) -> Vec<scan::Found> {
+    fn find(&self, text: &str, keys: &mut scan::KeyCache) -> Vec<scan::Found> {
         let allowed = |s: &str| self.allowed(s);
-        let mut sc = scan::Scanner::new(text, &allowed);
+        let mut sc = scan::Scanner::new(text, &allowed, keys);
         sc.run();
         let mut found = std::mem::take(&mut sc.out);
         if !self.custom.is_empty() {

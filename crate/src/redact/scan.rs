@@ -1,11 +1,16 @@
 //! The single pass over free text.
 //!
-//! One loop walks the bytes with a 256-entry class table. Runs of token characters (`[A-Za-z0-9_.-]`) are
-//! checked against the prefix-anchored token shapes only at their start; the three punctuation bytes `:`, `=`
+//! Conceptually one loop walks the bytes with a 256-entry class table. Runs of token characters (`[A-Za-z0-9_.-]`)
+//! are checked against the prefix-anchored token shapes only at their start; the three punctuation bytes `:`, `=`
 //! and `[` are the only other stops: `:`/`=` look back at the run just before (a key naming a secret, a URL
-//! scheme, a database key echo) and `[` skips markers left by an earlier pass. Everything else costs one table
-//! lookup per byte. Spans come out sorted and disjoint, because every handler returns a resume position at or
-//! past the end of what it redacted.
+//! scheme, a database key echo) and `[` skips markers left by an earlier pass. Spans come out sorted and disjoint,
+//! because every handler returns a resume position at or past the end of what it redacted.
+//!
+//! That loop is kept in the tests as the reference. [`Scanner::run`] visits the same runs and stops with the same
+//! resume positions but does not look at every byte: per 64-byte block it computes bitmaps of the byte classes
+//! (SIMD on wasm, SWAR elsewhere), and from them the few events that matter — stops, and the word runs that
+//! `on_word` could act on. The other runs only ever become the `key` of a later stop, so that is looked up
+//! backwards when a stop needs it.
 
 use super::rules::*;
 
@@ -47,10 +52,285 @@ struct Val {
     quoted: bool,
 }
 
+#[inline]
+fn is_word(c: u8) -> bool {
+    CLASS[c as usize] & WORD != 0
+}
+
+/// Bits `0..k` (`k < 64`).
+#[inline]
+fn low(k: usize) -> u64 {
+    (1u64 << k) - 1
+}
+
+/// Class bitmaps of 64 bytes (bit k: byte k; bytes past the end of the text are in no class).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Masks {
+    /// Word bytes, `[A-Za-z0-9_.-]`.
+    word: u64,
+    /// Separators inside words, `_ - .`.
+    sep: u64,
+    /// Stops, `: = [`.
+    stop: u64,
+    /// Spaces (only `' '`: `spaced` wants exactly one).
+    space: u64,
+    /// `b`, `B` and `e`, the first letters of `bearer` and `entry`.
+    be: u64,
+}
+
+impl Masks {
+    fn at(b: &[u8], base: usize) -> Masks {
+        if let Some(chunk) = b.get(base..base + 64).and_then(|c| <&[u8; 64]>::try_from(c).ok()) {
+            return classes64(chunk);
+        }
+        let mut pad = [0u8; 64]; // NUL is in no class
+        let tail = b.get(base..).unwrap_or(&[]);
+        pad[..tail.len()].copy_from_slice(tail);
+        classes64(&pad)
+    }
+}
+
+/// One 64-byte block of the text (`base` a multiple of 64), its class bitmaps and its events: every stop; the
+/// starts of the word runs that `on_word` may act on (a separator first, 15 bytes or more, or 5–6 bytes starting
+/// with `e`/`b`/`B`); and every space right after a run that holds a separator. A superset is harmless (each event
+/// is checked exactly); missing one is not, so runs that go on into the next block are followed there.
+struct Block {
+    base: usize,
+    m: Masks,
+    /// The masks of the next block, for runs that go on into it.
+    next: Masks,
+    events: u64,
+    /// Whether a run holding a separator goes on into the next block (the carry of the sum below).
+    carry: u64,
+}
+
+impl Block {
+    fn new(b: &[u8]) -> Block {
+        let mut blk = Block { base: 0, m: Masks::default(), next: Masks::at(b, 0), events: 0, carry: 0 };
+        blk.derive(b);
+        blk
+    }
+
+    /// Moves to the block at `base`, reusing the masks computed as the next ones when it is the next block.
+    fn move_to(&mut self, b: &[u8], base: usize) {
+        if base == self.base + 64 {
+            self.base = base;
+            self.derive(b);
+            return;
+        }
+        // Not the next block: whether a run coming in holds a separator is not known, so assume it does.
+        self.base = base;
+        self.next = Masks::at(b, base);
+        self.carry = u64::from(base > 0 && is_word(b[base - 1]));
+        self.derive(b);
+    }
+
+    /// Takes `next` as this block's masks (the carry is the one into it) and computes the events.
+    fn derive(&mut self, b: &[u8]) {
+        let base = self.base;
+        let m = self.next;
+        let next = Masks::at(b, base + 64);
+        let w = m.word;
+        let before_is_word = base > 0 && is_word(b[base - 1]);
+        let starts = w & !((w << 1) | u64::from(before_is_word));
+        // Bit k of `run_n`: the n bytes from k are word bytes; `shr` takes the top bits from the next block.
+        let shr = |lo: u64, hi: u64, k: u32| (lo >> k) | (hi << (64 - k));
+        let nw = next.word;
+        let (run2, run2n) = (w & shr(w, nw, 1), nw & (nw >> 1));
+        let (run4, run4n) = (run2 & shr(run2, run2n, 2), run2n & (run2n >> 2));
+        let run5 = run4 & shr(w, nw, 4);
+        let run7 = run4 & shr(run2, run2n, 4) & shr(w, nw, 6);
+        let run15 = run4 & shr(run4, run4n, 4) & shr(run4, run4n, 8) & shr(run2, run2n, 12) & shr(w, nw, 14);
+        let first = starts & (m.sep | run15 | (m.be & run5 & !run7));
+        // Adding a run's separators (and the carry in, at bit 0) to the word bits carries through each run that
+        // holds one to the byte after it (run arithmetic as simdjson does it for quoted strings).
+        let (sum, c1) = w.overflowing_add(m.sep & w);
+        let (sum, c2) = sum.overflowing_add(self.carry);
+        let spaced = sum & !w & m.space;
+        self.m = m;
+        self.next = next;
+        self.events = first | m.stop | spaced;
+        self.carry = u64::from(c1 | c2);
+    }
+
+    /// The end of the word run through `p` (a word byte in this block).
+    #[inline]
+    fn word_end(&self, b: &[u8], p: usize) -> usize {
+        let rest = !self.m.word >> (p - self.base);
+        if rest != 0 {
+            return p + rest.trailing_zeros() as usize;
+        }
+        let mut e = self.base + 64;
+        if !self.next.word != 0 {
+            return e + (!self.next.word).trailing_zeros() as usize;
+        }
+        e += 64;
+        while e < b.len() && is_word(b[e]) {
+            e += 1;
+        }
+        e
+    }
+
+    /// The start of the word run that ends at `e` (`b[e - 1]` a word byte, `e <= base + 64`), cut at `from`.
+    #[inline]
+    fn run_start(&self, b: &[u8], from: usize, e: usize) -> usize {
+        let mut s = e;
+        if e > self.base {
+            let gaps = !self.m.word & low(e - 1 - self.base);
+            if gaps != 0 {
+                return from.max(self.base + 64 - gaps.leading_zeros() as usize);
+            }
+            s = self.base;
+        }
+        while s > from && is_word(b[s - 1]) {
+            s -= 1;
+        }
+        s.max(from)
+    }
+
+    /// The last word run in `from..p` (`p` in this block, not a word byte), cut at `from`.
+    #[inline]
+    fn last_run(&self, b: &[u8], from: usize, p: usize) -> Option<(usize, usize)> {
+        let mut words = self.m.word & low(p - self.base);
+        if from > self.base {
+            words &= !low(from - self.base);
+        }
+        let mut e = if words != 0 {
+            self.base + 64 - words.leading_zeros() as usize
+        } else if from >= self.base {
+            return None;
+        } else {
+            self.base
+        };
+        while e > from && !is_word(b[e - 1]) {
+            e -= 1;
+        }
+        (e > from).then(|| (self.run_start(b, from, e), e))
+    }
+
+    /// Whether `s..e` holds a separator.
+    #[inline]
+    fn has_sep(&self, b: &[u8], s: usize, e: usize) -> bool {
+        if s >= self.base && e < self.base + 64 {
+            return (self.m.sep >> (s - self.base)) & low(e - s) != 0;
+        }
+        b[s..e].iter().any(|&c| CLASS[c as usize] == SEP)
+    }
+}
+
+/// Class bitmaps of 64 bytes: wasm simd128 (Node and Bun both have it) with nibble lookups, as in "shufti"
+/// (Langdale and Lemire, "Parsing Gigabytes of JSON per Second", 2019).
+#[cfg(target_arch = "wasm32")]
+#[target_feature(enable = "simd128")]
+fn classes64(chunk: &[u8; 64]) -> Masks {
+    use core::arch::wasm32::*;
+    // Bit buckets: 0 `-.`, 1 digits, 2 `A-O a-o` (letters with high nibble 4/6, low 1-F), 3 `P-Z p-z`, 4 `_`,
+    // 5 `:=`, 6 `[`. A byte's buckets are lo[low nibble] & hi[high nibble]; bytes of 0x80 and up index past hi.
+    let lo = u8x16(0x0a, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x2c, 0x44, 0x04, 0x25, 0x05, 0x14);
+    let hi = u8x16(0, 0, 0x01, 0x22, 0x04, 0x58, 0x04, 0x08, 0, 0, 0, 0, 0, 0, 0, 0);
+    let zero = u8x16_splat(0);
+    let mut m = Masks::default();
+    for q in 0..4 {
+        // SAFETY: bytes 16q..16q+16 of the 64-byte chunk are readable; wasm loads need no alignment.
+        let v = unsafe { v128_load(chunk[16 * q..].as_ptr().cast::<v128>()) };
+        let cls = v128_and(i8x16_swizzle(lo, v128_and(v, u8x16_splat(0x0f))), i8x16_swizzle(hi, u8x16_shr(v, 4)));
+        let any = |bits: u8| u64::from(u8x16_bitmask(i8x16_ne(v128_and(cls, u8x16_splat(bits)), zero))) << (16 * q);
+        m.word |= any(0x1f);
+        m.sep |= any(0x11);
+        m.stop |= any(0x60);
+        m.space |= u64::from(u8x16_bitmask(i8x16_eq(v, u8x16_splat(b' ')))) << (16 * q);
+        let b = i8x16_eq(v128_or(v, u8x16_splat(0x20)), u8x16_splat(b'b'));
+        let e = i8x16_eq(v, u8x16_splat(b'e'));
+        m.be |= u64::from(u8x16_bitmask(v128_or(b, e))) << (16 * q);
+    }
+    m
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn classes64(chunk: &[u8; 64]) -> Masks {
+    classes64_swar(chunk)
+}
+
+/// Class bitmaps of 64 bytes, eight at a time with SWAR range tests. Each test leaves a byte's high bit set when it
+/// holds: for a 7-bit byte `x`, `x + (0x80 - lo)` reaches the high bit iff `x >= lo`, and `x + (0x7f - hi)` iff
+/// `x > hi` (no carry crosses bytes). Bytes of 0x80 and up are masked out.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+fn classes64_swar(chunk: &[u8; 64]) -> Masks {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let ge = |x: u64, lo: u8| x + ONES * u64::from(0x80 - lo);
+    let gt = |x: u64, hi: u8| x + ONES * u64::from(0x7f - hi);
+    let eq = |x: u64, c: u8| !gt(x ^ (ONES * u64::from(c)), 0);
+    // The high bits of the eight bytes as eight bits (https://graphics.stanford.edu/~seander/bithacks.html).
+    let bits = |h: u64| ((h & HIGHS) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    let mut m = Masks::default();
+    for (k, c8) in chunk.chunks_exact(8).enumerate() {
+        let x = u64::from_le_bytes(c8.try_into().unwrap_or([0; 8]));
+        let ascii = !x & HIGHS;
+        let x = x & !HIGHS;
+        let folded = x | (ONES * 0x20);
+        let letter = ge(folded, b'a') & !gt(folded, b'z');
+        let dash_dot = ge(x, b'-') & !gt(x, b'.');
+        let digit = ge(x, b'0') & !gt(x, b'9');
+        let underscore = eq(x, b'_');
+        let at = 8 * k;
+        m.word |= bits((letter | dash_dot | digit | underscore) & ascii) << at;
+        m.sep |= bits((dash_dot | underscore) & ascii) << at;
+        m.stop |= bits((eq(x, b':') | eq(x, b'=') | eq(x, b'[')) & ascii) << at;
+        m.space |= bits(eq(x, b' ') & ascii) << at;
+        m.be |= bits((eq(folded, b'b') | eq(x, b'e')) & ascii) << at;
+    }
+    m
+}
+
+/// What `classify_key` said about the keys seen in one redaction call: log text repeats a handful of keys
+/// (`level`, `token_count`, `auth.refresh`) thousands of times, and the answer depends on the key's bytes alone.
+/// Direct-mapped on a hash of the length and three bytes; keys longer than 23 bytes are not kept.
+pub struct KeyCache {
+    slots: [KeySlot; 64],
+}
+
+#[derive(Clone, Copy)]
+struct KeySlot {
+    len: u8,
+    key: [u8; 23],
+    class: Option<KeyClass>,
+}
+
+impl Default for KeyCache {
+    fn default() -> Self {
+        KeyCache { slots: [KeySlot { len: 0, key: [0; 23], class: None }; 64] }
+    }
+}
+
+impl KeyCache {
+    /// `classify_key(k)`.
+    #[inline]
+    pub fn classify(&mut self, k: &[u8]) -> Option<KeyClass> {
+        let n = k.len();
+        if n < 3 || k[0].is_ascii_digit() {
+            return None; // classify_key's own first test
+        }
+        if n > 23 {
+            return classify_key(k);
+        }
+        let h = u32::from(k[0]) | u32::from(k[n / 2]) << 8 | u32::from(k[n - 1]) << 16 | (n as u32) << 24;
+        let slot = &mut self.slots[(h.wrapping_mul(0x9e37_79b1) >> 26) as usize];
+        if usize::from(slot.len) == n && slot.key[..n] == *k {
+            return slot.class;
+        }
+        let class = classify_key(k);
+        *slot = KeySlot { len: n as u8, key: [0; 23], class };
+        slot.key[..n].copy_from_slice(k);
+        class
+    }
+}
+
 pub struct Scanner<'a> {
     b: &'a [u8],
     text: &'a str,
     allowed: &'a dyn Fn(&str) -> bool,
+    keys: &'a mut KeyCache,
     pub out: Vec<Found>,
     /// Markers already present in the input (`[REDACTED:…]`), which user patterns must not touch either.
     pub markers: Vec<(usize, usize)>,
@@ -58,8 +338,8 @@ pub struct Scanner<'a> {
 }
 
 impl<'a> Scanner<'a> {
-    pub fn new(text: &'a str, allowed: &'a dyn Fn(&str) -> bool) -> Self {
-        Scanner { b: text.as_bytes(), text, allowed, out: Vec::new(), markers: Vec::new(), floor: 0 }
+    pub fn new(text: &'a str, allowed: &'a dyn Fn(&str) -> bool, keys: &'a mut KeyCache) -> Self {
+        Scanner { b: text.as_bytes(), text, allowed, keys, out: Vec::new(), markers: Vec::new(), floor: 0 }
     }
 
     /// Records a redaction unless it overlaps an earlier one, is not on character boundaries, or is allow-listed.
@@ -78,6 +358,94 @@ impl<'a> Scanner<'a> {
     }
 
     pub fn run(&mut self) {
+        let b = self.b;
+        let n = b.len();
+        let mut i = 0;
+        // `kfrom`: where the loop last resumed after an event. Runs between it and the next event are dull: the byte
+        // loop would only have made each the `key` in turn, so the last of them is looked up when a stop needs it.
+        let mut kfrom = 0;
+        let mut key = (0usize, 0usize);
+        let mut blk = Block::new(b);
+        while i < n {
+            if i & !63 != blk.base {
+                blk.move_to(b, i & !63);
+            }
+            let bit = 1u64 << (i - blk.base);
+            if i == kfrom && blk.m.word & bit != 0 {
+                // A resume point inside a word (or at one): the byte loop starts a run wherever it stands.
+                let e = blk.word_end(b, i);
+                key = (i, e);
+                i = self.word(&blk, i, e);
+                kfrom = i;
+                continue;
+            }
+            let ev = blk.events & !(bit - 1);
+            if ev == 0 {
+                i = blk.base + 64;
+                continue;
+            }
+            let p = blk.base + ev.trailing_zeros() as usize;
+            let bit = 1u64 << (p - blk.base);
+            if blk.m.stop & bit != 0 {
+                key = blk.last_run(b, kfrom, p).unwrap_or(key);
+                let next = match b[p] {
+                    b'[' => self.on_bracket(p),
+                    b':' => self.on_colon(p, key),
+                    _ => self.on_equals(p, key),
+                };
+                i = next.max(p + 1);
+                kfrom = i;
+            } else if blk.m.word & bit != 0 {
+                // The start of a run that may interest `on_word`.
+                let e = blk.word_end(b, p);
+                key = (p, e);
+                i = self.word(&blk, p, e);
+                kfrom = i;
+            } else {
+                // A space after a run that holds a separator: the run may be `access_token <value>`. It counts when
+                // it starts at or after `kfrom` (earlier, the byte loop never started it, or started it at `kfrom`,
+                // which was then handled as a resume point).
+                let s = blk.run_start(b, kfrom, p);
+                if s < p && (s == 0 || !is_word(b[s - 1])) {
+                    key = (s, p);
+                    i = self.word(&blk, s, p);
+                    kfrom = i;
+                } else {
+                    i = p + 1;
+                }
+            }
+        }
+    }
+
+    /// The word run `s..e` as the byte loop handles it; returns where to resume. `on_word` acts only on runs that
+    /// start with a separator (`-----BEGIN`, `--flag`, `.`/`_` before a token), that are 15 bytes or longer (token
+    /// shapes, `hooks.slack.com`), that are `bearer` or `entry`, or that hold a separator and are followed by a
+    /// space (`access_token <value>`); [`Block`] flags the same runs. The others are passed over here.
+    #[inline]
+    fn word(&mut self, blk: &Block, s: usize, e: usize) -> usize {
+        let b = self.b;
+        let first = b[s];
+        let len = e - s;
+        let shaped = CLASS[first as usize] == SEP
+            || len >= 15
+            || (len == 5 && first == b'e')
+            || (len == 6 && first | 0x20 == b'b');
+        if !shaped && b.get(e) != Some(&b' ') {
+            return e;
+        }
+        let has_sep = blk.has_sep(b, s, e);
+        if !shaped && !has_sep {
+            return e;
+        }
+        match self.on_word(s, e, has_sep) {
+            Some(next) => next.max(s + 1),
+            None => e,
+        }
+    }
+
+    /// The byte-at-a-time loop [`Scanner::run`] must agree with (used by the tests as the reference).
+    #[cfg(test)]
+    pub fn reference_run(&mut self) {
         let b = self.b;
         let n = b.len();
         let mut i = 0;
@@ -199,7 +567,7 @@ impl<'a> Scanner<'a> {
         if b.get(e) != Some(&b' ') {
             return None;
         }
-        let kc = classify_key(&b[s + 2..e])?;
+        let kc = self.keys.classify(&b[s + 2..e])?;
         if kc.family == Family::Authorization {
             return None;
         }
@@ -219,7 +587,7 @@ impl<'a> Scanner<'a> {
     /// access_token expired") does not pass the value check.
     fn spaced(&mut self, s: usize, e: usize) -> Option<usize> {
         let b = self.b;
-        let kc = classify_key(&b[s..e])?;
+        let kc = self.keys.classify(&b[s..e])?;
         if kc.family == Family::Authorization {
             return None;
         }
@@ -337,7 +705,7 @@ impl<'a> Scanner<'a> {
             return op + 1;
         }
         let k = &b[ks..ke];
-        let Some(kc) = classify_key(k) else {
+        let Some(kc) = self.keys.classify(k) else {
             return op + 1;
         };
         if kc.family == Family::Authorization {
@@ -590,4 +958,250 @@ fn trim_pem(b: &[u8], mut s: usize, mut e: usize) -> (usize, usize) {
         }
     }
     (s, e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// Pieces that reach every handler: keys, operators, token prefixes and bodies, PEM armour, URLs, database
+    /// echoes, markers, separators, spaces, quotes, escapes and multi-byte text.
+    const PIECES: &[&str] = &[
+        "password",
+        "token",
+        "secret_name",
+        "api_key",
+        "access_token ",
+        "aws_secret_access_key ",
+        "AccountKey",
+        "Authorization",
+        "auth",
+        "key",
+        "Bearer ",
+        "bearer",
+        "entry",
+        "sig",
+        "client_secret",
+        "DB_PASSWORD",
+        ": ",
+        ":",
+        "=",
+        "==",
+        "=>",
+        ":=",
+        "!=",
+        "::",
+        "://",
+        "@",
+        "[",
+        "]",
+        "(",
+        ")",
+        ";",
+        ",",
+        "&",
+        "?",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\\n",
+        "\\\"",
+        "\"",
+        "'",
+        "`",
+        "-",
+        "--",
+        ".",
+        "_",
+        "/",
+        "é",
+        "日本",
+        "\u{0}",
+        "hunter2",
+        "s3cr3t-Pw9",
+        "k9Xq2Lm7vPz0w1aB",
+        "Xk7pQ2wR9zL4mN8b",
+        "changeme",
+        "${VAR}",
+        "example",
+        "AKIA",
+        "Q3RZ7ONQ4XMTW2PB",
+        "AIza",
+        "ghp_",
+        "github_pat_",
+        "glpat-",
+        "xoxb-",
+        "sk_live_",
+        "SK",
+        "AC",
+        "SG.",
+        "sk-",
+        "sk-ant-api03-",
+        "npm_",
+        "pypi-AgE",
+        "eyJhbGciOiJIUzI1NiJ9",
+        "eyJzdWIiOiIxMjM0NTY3ODkwIn0",
+        "aB3dE5fG7hJ9kL2mN4pQ6rS8tU1vW3xY5zA7bC9dE2fG4hJ6kL8m",
+        "0123456789abcdef0123456789abcdef",
+        "twilio",
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "-----END RSA PRIVATE KEY-----",
+        "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMx",
+        "postgres://app:",
+        "@db.internal",
+        "https://",
+        "hooks.slack.com",
+        "/services/T0/B0/",
+        "Key (secret)=(",
+        "Duplicate ",
+        "entry '",
+        "' for key 'users.password'",
+        "[REDACTED:jwt]",
+        "[REDACTED:",
+        "2026-11-29T10",
+        "00.564Z",
+        "KeyStore.load",
+        "auth.refresh",
+        "TestTokenExpiry",
+        "api.example.com",
+        "--password",
+        "--token",
+        "--git",
+        "x-api-key",
+        "sig=",
+        "X-Amz-Signature=",
+        "SharedAccessKey=",
+    ];
+
+    fn xorshift(state: &mut u32) -> u32 {
+        *state ^= *state << 13;
+        *state ^= *state >> 17;
+        *state ^= *state << 5;
+        *state
+    }
+
+    /// Text of `pieces` and random words, long enough to cross several 64-byte blocks.
+    fn text(state: &mut u32, pieces: usize) -> String {
+        let mut t = String::new();
+        for _ in 0..pieces {
+            let r = xorshift(state);
+            if r.is_multiple_of(5) {
+                // A random word: letters, digits and separators, 1 to 24 bytes.
+                for _ in 0..1 + (r >> 8) % 24 {
+                    t.push(b"aZ9_-.eBb0x"[xorshift(state) as usize % 11] as char);
+                }
+            } else {
+                t.push_str(PIECES[(r >> 4) as usize % PIECES.len()]);
+            }
+        }
+        t
+    }
+
+    /// What a scan found: spans, and markers already in the text.
+    type Scan = (Vec<Found>, Vec<(usize, usize)>);
+
+    /// `run` and `reference_run` on the same text.
+    fn both(t: &str) -> (Scan, Scan) {
+        let allowed = |s: &str| s == "hunter2";
+        let (mut k1, mut k2) = (KeyCache::default(), KeyCache::default());
+        let mut fast = Scanner::new(t, &allowed, &mut k1);
+        fast.run();
+        let mut slow = Scanner::new(t, &allowed, &mut k2);
+        slow.reference_run();
+        ((fast.out, fast.markers), (slow.out, slow.markers))
+    }
+
+    #[test]
+    fn run_matches_the_byte_loop() {
+        let mut state = 0x1234_5678u32;
+        for round in 0..3000 {
+            let t = text(&mut state, 1 + round % 120);
+            let (fast, slow) = both(&t);
+            assert_eq!(fast, slow, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn run_matches_the_byte_loop_at_every_offset() {
+        // The same text shifted byte by byte, so every piece meets every block boundary.
+        let mut state = 0x0bad_cafeu32;
+        for _ in 0..20 {
+            let t = text(&mut state, 60);
+            for pad in 0..64 {
+                let shifted = format!("{}{t}", " ".repeat(pad));
+                let (fast, slow) = both(&shifted);
+                assert_eq!(fast, slow, "{shifted:?}");
+                let glued = format!("{}{t}", "a".repeat(pad));
+                let (fast, slow) = both(&glued);
+                assert_eq!(fast, slow, "{glued:?}");
+            }
+        }
+    }
+
+    /// The class table, bit by bit.
+    fn classes_by_table(chunk: &[u8; 64]) -> Masks {
+        let mut m = Masks::default();
+        for (k, &c) in chunk.iter().enumerate() {
+            let bit = 1u64 << k;
+            let class = CLASS[c as usize];
+            m.word |= if class & WORD != 0 { bit } else { 0 };
+            m.sep |= if class == SEP { bit } else { 0 };
+            m.stop |= if class == STOP { bit } else { 0 };
+            m.space |= if c == b' ' { bit } else { 0 };
+            m.be |= if matches!(c, b'b' | b'B' | b'e') { bit } else { 0 };
+        }
+        m
+    }
+
+    #[test]
+    fn class_bitmaps_match_the_table() {
+        let mut chunk = [0u8; 64];
+        for start in (0..256).step_by(64) {
+            for (k, c) in chunk.iter_mut().enumerate() {
+                *c = (start + k) as u8;
+            }
+            assert_eq!(classes64(&chunk), classes_by_table(&chunk));
+            assert_eq!(classes64_swar(&chunk), classes_by_table(&chunk));
+        }
+        let mut state = 0x5eed_1234u32;
+        for _ in 0..2000 {
+            for c in chunk.iter_mut() {
+                *c = xorshift(&mut state) as u8;
+            }
+            assert_eq!(classes64(&chunk), classes_by_table(&chunk));
+            assert_eq!(classes64_swar(&chunk), classes_by_table(&chunk));
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(3000))]
+
+            #[test]
+            fn run_matches_the_byte_loop_on_pieces(
+                picks in prop::collection::vec((0..PIECES.len() + 4, "[a-zA-Z0-9_.-]{1,20}"), 0..160),
+                pad in 0..64usize,
+            ) {
+                let mut t = " ".repeat(pad);
+                for (i, word) in &picks {
+                    t.push_str(PIECES.get(*i).copied().unwrap_or(word));
+                }
+                let (fast, slow) = both(&t);
+                prop_assert_eq!(fast, slow, "{:?}", t);
+            }
+
+            #[test]
+            fn run_matches_the_byte_loop_on_any_text(t in "\\PC{0,300}") {
+                let (fast, slow) = both(&t);
+                prop_assert_eq!(fast, slow, "{:?}", t);
+            }
+        }
+    }
 }
