@@ -23,10 +23,28 @@ let exportsOf = null; // the instance's exports (for memory size)
 let loadError = null;
 let generation = 0; // bumped by every reset; wrappers rebuild their Recorder when it changes
 
+/** The core's random bytes (entry ids), read from /dev/urandom. Throwing (no such device, e.g. on Windows)
+ *  makes the core use crypto.getRandomValues, whose first call in a Node 20 process costs ~3 ms (it loads
+ *  WebCrypto and the streams stack): most of what a one-entry CLI or hook process would spend on randomness. */
+function urandom(buf) {
+  const fd = fs.openSync("/dev/urandom", "r");
+  try {
+    let got = 0;
+    while (got < buf.length) {
+      const n = fs.readSync(fd, buf, got, buf.length - got, null);
+      if (n <= 0) throw new Error("short read from /dev/urandom");
+      got += n;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 try {
   gen = await import("./wasm/recordings_core.js");
   const bytes = fs.readFileSync(new URL("./wasm/recordings_core_bg.wasm", import.meta.url));
   exportsOf = gen.initSync({ module: bytes });
+  gen.setRandomSource(urandom);
 } catch (e) {
   gen = null;
   loadError = e;
@@ -44,6 +62,7 @@ export function resetCore() {
     gen.__wbg_reset_state();
     generation++;
     exportsOf = gen.initSync({ module: undefined }); // already initialised: returns the new instance's exports
+    gen.setRandomSource(urandom);
     return true;
   } catch (e) {
     loadError = e;

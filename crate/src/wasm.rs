@@ -54,8 +54,61 @@ fn to_text(s: &JsString) -> String {
     String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// Bytes of randomness drawn per `crypto.getRandomValues` call (8 per entry id).
+/// Bytes of randomness drawn per refill (8 per entry id).
 const POOL: usize = 1024;
+
+// Random bytes: getrandom's "custom" backend (.cargo/config.toml) lands here. The JS edge may hand us a source
+// (setRandomSource: plugin/core.js reads /dev/urandom); without one, or if it fails, crypto.getRandomValues.
+// The first crypto.getRandomValues of a Node 20 process loads WebCrypto and the streams stack (~3 ms): too
+// much for a CLI or hook process that records one entry.
+
+thread_local! {
+    static RANDOM_SOURCE: std::cell::RefCell<Option<js_sys::Function>> = const { std::cell::RefCell::new(None) };
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = ["globalThis", "crypto"], js_name = getRandomValues, catch)]
+    fn crypto_get_random_values(buf: &Uint8Array) -> Result<(), JsValue>;
+}
+
+/// Sets the function that fills a `Uint8Array` with random bytes (throwing when it cannot). It must fill the
+/// whole array and call back into nothing.
+#[wasm_bindgen(js_name = setRandomSource)]
+pub fn set_random_source(source: js_sys::Function) {
+    RANDOM_SOURCE.with(|s| *s.borrow_mut() = Some(source));
+}
+
+/// getrandom's custom backend: the source set from JS, else `crypto.getRandomValues` (in 64 KiB chunks, its
+/// limit).
+///
+/// # Safety
+/// `dest` must be valid for writes of `len` bytes (getrandom guarantees it).
+#[no_mangle]
+unsafe extern "Rust" fn __getrandom_v03_custom(dest: *mut u8, len: usize) -> Result<(), getrandom::Error> {
+    // SAFETY: getrandom hands us `len` writable bytes at `dest`; we zero them first so the slice is initialised.
+    let buf = unsafe {
+        core::ptr::write_bytes(dest, 0, len);
+        core::slice::from_raw_parts_mut(dest, len)
+    };
+    // SAFETY (both views): nothing allocates in wasm while a view is alive, so memory cannot grow under it.
+    let from_source = RANDOM_SOURCE.with(|s| {
+        s.borrow().as_ref().is_some_and(|f| {
+            let view = unsafe { Uint8Array::view_mut_raw(buf.as_mut_ptr(), buf.len()) };
+            f.call1(&JsValue::NULL, &view).is_ok()
+        })
+    });
+    if from_source {
+        return Ok(());
+    }
+    for chunk in buf.chunks_mut(65_536) {
+        let view = unsafe { Uint8Array::view_mut_raw(chunk.as_mut_ptr(), chunk.len()) };
+        if crypto_get_random_values(&view).is_err() {
+            return Err(getrandom::Error::UNSUPPORTED);
+        }
+    }
+    Ok(())
+}
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", default)]
@@ -72,8 +125,8 @@ pub struct Recorder {
     /// The context of setContext(), rendered and redacted once.
     ctx: Stamps,
     warnings: Vec<String>,
-    /// Random bytes drawn in batches: one `crypto.getRandomValues` call costs ~2 us from wasm in Node,
-    /// as much as the rest of a small entry (see ../shared/TOOLCHAIN.md); a batch serves 128 entries.
+    /// Random bytes drawn in batches: one draw costs ~2 us from wasm in Node (a JS call and a syscall), as
+    /// much as the rest of a small entry (see ../shared/TOOLCHAIN.md); a batch serves 128 entries.
     pool: [u8; POOL],
     used: usize,
     /// Mixed into ids when the platform's random source fails (it should not).

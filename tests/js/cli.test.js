@@ -339,3 +339,20 @@ test("an edge that cannot even load still tells the caller: skipped with the rea
   assert.match(r.stderr, /record: not recorded: internal error/);
   assert.equal(fs.existsSync(file), false);
 });
+
+test("a one-entry CLI process loads neither WebCrypto nor the streams stack (Node)", { skip: !!process.versions.bun }, () => {
+  // The cold-start cost of `record` (issue 2: within 1.5x a bare `node -e`): entry ids come from /dev/urandom
+  // through the JS edge, and node:fs is taken through require(), so Node's lazy crypto and stream modules stay
+  // unloaded. A preload script reports what was loaded when the process exits.
+  const { d, file, env } = setup();
+  const probe = path.join(d, "probe.cjs");
+  fs.writeFileSync(probe, 'process.on("exit", () => process.stderr.write("LOADED " + process.moduleLoadList.join(",") + "\\n"));\n');
+  const r = spawnSync(process.execPath, ["--require", probe, CLI, "--json", '{"note":"cold"}'], { env, encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).status, "recorded");
+  const loaded = r.stderr.split("LOADED ")[1].split(",");
+  assert.ok(loaded.length > 20, "the probe saw the module list");
+  assert.deepEqual(loaded.filter((m) => /crypto|internal\/streams\/readable|perf_hooks/.test(m)), []);
+  // and the id is still a 13-character base32 id (uniqueness: recorder.test.js)
+  assert.match(entries(file)[0].eid, /^[0-9a-hjkmnp-tv-z]{13}$/);
+});

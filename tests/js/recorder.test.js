@@ -45,6 +45,16 @@ test("statuses and targets for each input style", () => {
   }
 });
 
+test("entry ids are 64 random bits: none repeats, and every base32 digit turns up in every position", () => {
+  // The core draws them in 1 KiB batches from the JS edge's /dev/urandom source (plugin/core.js).
+  const { opts } = setup();
+  const ids = new Set();
+  for (let i = 0; i < 3000; i++) ids.add(record("{}", { ...opts, sync: false }).eid);
+  assert.equal(ids.size, 3000);
+  // positions 1..12 carry 5 random bits each (position 0 only 4): 3000 draws cover all 32 digits
+  for (let pos = 1; pos < 13; pos++) assert.equal(new Set([...ids].map((id) => id[pos])).size, 32, `position ${pos}`);
+});
+
 test("supplied members are kept byte for byte and stamps never override them", () => {
   const { d, opts } = setup();
   const input =
