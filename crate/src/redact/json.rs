@@ -170,6 +170,9 @@ fn read_string(raw: &str, i: usize, out: &mut String, escs: &mut Vec<Esc>) -> (u
             None => {
                 out.clear();
                 escs.clear();
+                // The content is at most the rest of the input: one allocation instead of growing a large buffer by
+                // doubling (each step a copy); the buffer is kept from one string to the next.
+                out.reserve(b.len() - s);
                 s
             }
         };
