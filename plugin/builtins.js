@@ -11,3 +11,8 @@ const require = createRequire(import.meta.url);
 export const fs = require("node:fs");
 export const os = require("node:os");
 export const path = require("node:path");
+
+/** tty.isatty, loading node:tty only when called: it brings the streams stack with it (tty.ReadStream). */
+export function isatty(fd) {
+  return require("node:tty").isatty(fd);
+}

@@ -6,6 +6,8 @@
 // Recording always exits 0 (a recording must never fail the caller's task); only a pure usage error where no
 // entry text was given exits 2. Imports are lazy so that `--help` and usage errors never load the wasm.
 
+import { fs, isatty } from "./builtins.js";
+
 const HELP = `record - append an observation to your AI recordings file (JSONL), never rejecting it
 
 Usage:
@@ -181,9 +183,25 @@ function parseArgs(args) {
   return out;
 }
 
+/** Writes a message to fd 1 or 2 with write(2) directly: process.stdout and process.stderr are streams, and
+ *  the first use of one loads Node's streams stack (~2 ms of a one-entry `record` process). Falls back to the
+ *  stream when the direct write fails (EAGAIN: a non-blocking pipe that is full). */
+function say(fd, text) {
+  let bytes = Buffer.from(text, "utf8");
+  try {
+    while (bytes.length > 0) bytes = bytes.subarray(fs.writeSync(fd, bytes));
+    return;
+  } catch {
+    // the rest through the stream, which waits for the pipe
+  }
+  (fd === 1 ? process.stdout : process.stderr).write(bytes);
+}
+
 function stdinIsTTY() {
   try {
-    return Boolean(process.stdin.isTTY);
+    // Not process.stdin.isTTY: creating that stream loads the streams stack. Pipes, files and sockets are no
+    // terminal; only a character device needs the question asked.
+    return fs.fstatSync(0).isCharacterDevice() && isatty(0);
   } catch {
     return false;
   }
@@ -202,7 +220,7 @@ async function main(args) {
   // lose); with piped input, the input is the entry and the option is ignored.
   if (parsed.unknownOnly) {
     if (stdinIsTTY()) {
-      process.stderr.write(`record: unknown option ${parsed.text}; no entry text given. See record --help.\n`);
+      say(2, `record: unknown option ${parsed.text}; no entry text given. See record --help.\n`);
       return 2;
     }
     parsed.notes = [`unknown option ${parsed.text} ignored; recording standard input`];
@@ -210,16 +228,16 @@ async function main(args) {
   }
   const noText = parsed.text === null;
   if (parsed.usageError && noText && stdinIsTTY()) {
-    process.stderr.write(`record: ${parsed.usageError}; no entry text given. See record --help.\n`);
+    say(2, `record: ${parsed.usageError}; no entry text given. See record --help.\n`);
     return 2;
   }
-  for (const n of parsed.notes) process.stderr.write(`record: ${n}\n`);
-  if (parsed.usageError) process.stderr.write(`record: ${parsed.usageError} (ignored; recording anyway)\n`);
+  for (const n of parsed.notes) say(2, `record: ${n}\n`);
+  if (parsed.usageError) say(2, `record: ${parsed.usageError} (ignored; recording anyway)\n`);
 
   const rec = await import("./recorder.js");
   let status;
   if (noText) {
-    if (stdinIsTTY()) process.stderr.write("record: reading the entry from standard input; end it with Ctrl-D\n");
+    if (stdinIsTTY()) say(2, "record: reading the entry from standard input; end it with Ctrl-D\n");
     status = rec.recordFd(0, parsed.options);
   } else {
     status = rec.record(parsed.text, parsed.options);
@@ -229,16 +247,16 @@ async function main(args) {
 }
 
 function report(status, json) {
-  for (const w of status.optionWarnings ?? []) process.stderr.write(`record: option ignored: ${w}\n`);
+  for (const w of status.optionWarnings ?? []) say(2, `record: option ignored: ${w}\n`);
   if (json) {
     const line = { status: status.status, file: status.file, eid: status.eid ?? null, reason: status.reason ?? null };
-    process.stdout.write(JSON.stringify(line) + "\n");
+    say(1, JSON.stringify(line) + "\n");
     return;
   }
   if (status.status === "skipped") {
-    process.stderr.write(`record: not recorded (${status.reason}): ${status.file}\n`);
+    say(2, `record: not recorded (${status.reason}): ${status.file}\n`);
   } else if (status.status === "quarantined") {
-    process.stderr.write(`record: kept in quarantine (${status.reason}): ${status.file}\n`);
+    say(2, `record: kept in quarantine (${status.reason}): ${status.file}\n`);
   }
 }
 
@@ -248,7 +266,6 @@ async function argvAsTyped() {
   const args = process.argv.slice(2);
   if (!process.versions.bun || process.platform !== "linux") return args;
   try {
-    const { fs, path } = await import("./builtins.js");
     const raw = fs.readFileSync("/proc/self/cmdline", "utf8").split("\0");
     if (raw.at(-1) === "") raw.pop();
     const script = process.argv[1];

@@ -346,13 +346,16 @@ test("a one-entry CLI process loads neither WebCrypto nor the streams stack (Nod
   // unloaded. A preload script reports what was loaded when the process exits.
   const { d, file, env } = setup();
   const probe = path.join(d, "probe.cjs");
-  fs.writeFileSync(probe, 'process.on("exit", () => process.stderr.write("LOADED " + process.moduleLoadList.join(",") + "\\n"));\n');
-  const r = spawnSync(process.execPath, ["--require", probe, CLI, "--json", '{"note":"cold"}'], { env, encoding: "utf8" });
-  assert.equal(r.status, 0, r.stderr);
-  assert.equal(JSON.parse(r.stdout).status, "recorded");
-  const loaded = r.stderr.split("LOADED ")[1].split(",");
-  assert.ok(loaded.length > 20, "the probe saw the module list");
-  assert.deepEqual(loaded.filter((m) => /crypto|internal\/streams\/readable|perf_hooks/.test(m)), []);
+  fs.writeFileSync(probe, 'process.on("exit", () => require("fs").writeSync(2, "LOADED " + process.moduleLoadList.join(",") + "\\n"));\n');
+  // As an argument with --json (the answer goes to stdout), and on piped standard input.
+  for (const [args, input] of [[["--json", '{"note":"cold"}'], undefined], [[], '{"note":"cold, stdin"}']]) {
+    const r = spawnSync(process.execPath, ["--require", probe, CLI, ...args], { env, encoding: "utf8", input });
+    assert.equal(r.status, 0, r.stderr);
+    const loaded = r.stderr.split("LOADED ")[1].split(",");
+    assert.ok(loaded.length > 20, "the probe saw the module list");
+    assert.deepEqual(loaded.filter((m) => /crypto|internal\/streams\/readable|perf_hooks/.test(m)), [], args.join(" "));
+  }
+  assert.deepEqual(entries(file).map((e) => e.note), ["cold", "cold, stdin"]);
   // and the id is still a 13-character base32 id (uniqueness: recorder.test.js)
   assert.match(entries(file)[0].eid, /^[0-9a-hjkmnp-tv-z]{13}$/);
 });
