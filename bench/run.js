@@ -241,7 +241,7 @@ async function main() {
   md.push("the runtime it measures. The entry is a typical 1 KiB JSON object; \"record()\" is the full path every surface");
   md.push("uses: target resolution, git facts (validated with stats, in this repository), one call into the wasm core");
   md.push("(parse, stamp, id, redaction), and the writer (O_APPEND descriptor, torn-tail check, one write; in a burst of");
-  md.push("appends the descriptor is kept and re-validated with one lstat, see plugin/writer.js).", "");
+  md.push("appends the descriptor is kept and re-validated with one fstat, see plugin/writer.js).", "");
 
   // 1. in-process
   md.push("### In-process: one 1 KiB entry", "");
@@ -259,17 +259,19 @@ async function main() {
   }
   md.push("", "Target (issue 2): median within 3× the bare append (aim 2×), compared without sync on both sides.", "");
   md.push("Where the time goes (each stage alone, medians, µs; the stamped line is " + inproc[rts[0][0]].stampedBytes + " bytes):", "");
-  md.push("| runtime | core.record() (wasm: parse, stamp, id, redact, boundary) | git facts (2-3 stats) | writer appendLine() | bare appendFileSync of the stamped line |", "|---|---|---|---|---|");
+  md.push("| runtime | core.record() (wasm: parse, stamp, id, redact, boundary) | git facts (2 fstats in a burst) | writer appendLine() | bare appendFileSync of the stamped line |", "|---|---|---|---|---|");
   for (const [name] of rts) {
     const g = inproc[name].stages;
     md.push(`| ${name} | ${us(g.core.median)} | ${us(g.git.median)} | ${us(g.writer.median)} | ${us(g.bare.median)} |`);
   }
   md.push(
     "",
-    "In a burst the writer costs lstat of the path (is the kept descriptor still the file there? also gives the size)",
-    "+ (pread when another process wrote last) + write + fstat (was the file deleted underneath?), against open +",
-    "write + close for the bare append; a lone append opens, fstats and closes instead of the lstat. The git facts",
-    "cost two path stats (HEAD and the branch ref), needed on every call so that a new commit is never missed.",
+    "In a burst the writer costs fstat of the kept descriptor (still linked, same mode and owner? also gives the size;",
+    "an lstat of the path instead when the ctime moved without the size, and every 100 ms) + (pread when another process",
+    "wrote last) + write + fstat (was the file deleted underneath? did another writer's line land in between?), against",
+    "open + write + close for the bare append; a lone append opens, fstats and closes. The git facts cost two fstats of",
+    "HEAD and the branch ref, held open during a burst (two path stats on a lone call), on every call so that a new",
+    "commit is never missed.",
     "",
   );
 
@@ -310,7 +312,7 @@ async function main() {
   md.push("another file: the first ~2,000 calls run about 4× slower while V8 tiers up the JS and the wasm), then all start at");
   md.push("the same wall-clock instant; rate = all entries / (last finish − first start). \"bare\" opens with O_APPEND, writes the");
   md.push("same line, (fdatasyncs,) and closes, as a writer that keeps no descriptor must; record() runs here as a burst, so it");
-  md.push("keeps its descriptor between appends (re-validated by one lstat each). Every run is checked for the right line count.", "");
+  md.push("keeps its descriptor between appends (re-validated by one fstat each). Every run is checked for the right line count.", "");
   md.push("| runtime | P | record() no sync | bare no sync | ratio | record() fdatasync | bare fdatasync | ratio |", "|---|---|---|---|---|---|---|---|");
   for (const [name, rt] of rts) {
     for (const p of [1, 2, 4, 8]) {
