@@ -56,3 +56,7 @@ export class Recorder {
   /** The main-file marker for an oversized input whose pieces went to quarantine under `eid`. */
   marker(now: number, eid: string, count: number, totalBytes: number): CoreOutcome;
 }
+
+/** Where the core's random bytes (entry ids) come from: `fill` must fill the whole array or throw. Without a
+ *  source, or when it throws, the core uses `crypto.getRandomValues`. plugin/core.js sets /dev/urandom. */
+export function setRandomSource(fill: (buf: Uint8Array) => void): void;
