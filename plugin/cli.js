@@ -6,7 +6,7 @@
 // Recording always exits 0 (a recording must never fail the caller's task); only a pure usage error where no
 // entry text was given exits 2. Imports are lazy so that `--help` and usage errors never load the wasm.
 
-import { fs, isatty } from "./builtins.js";
+import { fs, isatty, path } from "./builtins.js";
 
 const HELP = `record - append an observation to your AI recordings file (JSONL), never rejecting it
 
