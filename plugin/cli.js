@@ -234,7 +234,8 @@ async function main(args) {
   for (const n of parsed.notes) say(2, `record: ${n}\n`);
   if (parsed.usageError) say(2, `record: ${parsed.usageError} (ignored; recording anyway)\n`);
 
-  const rec = await import("./recorder.js");
+  // The recording path bundled into one module by scripts/build.sh (same code as ./recorder.js; one file to load).
+  const rec = await import("./recorder.bundle.js");
   let status;
   if (noText) {
     if (stdinIsTTY()) say(2, "record: reading the entry from standard input; end it with Ctrl-D\n");

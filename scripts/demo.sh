@@ -4,7 +4,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-[ -x node_modules/.bin/bun ] || npm install --no-audit --no-fund
+[ -x node_modules/.bin/bun ] && [ -x node_modules/.bin/esbuild ] || npm install --no-audit --no-fund
 bash scripts/build.sh
 
 demo=$(mktemp -d "${TMPDIR:-/tmp}/recordings-demo.XXXXXX")

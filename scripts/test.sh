@@ -9,7 +9,7 @@ step() { printf '\n== %s\n' "$*" >&2; }
 step "install"
 # npm install, not npm ci: opencode-ai lists optional binaries for other platforms that this registry does not
 # serve, so the lock file cannot name them and npm ci refuses it as out of sync.
-[ -x node_modules/.bin/bun ] && [ -x node_modules/.bin/opencode ] && [ -x node_modules/.bin/claude ] \
+[ -x node_modules/.bin/bun ] && [ -x node_modules/.bin/esbuild ] && [ -x node_modules/.bin/opencode ] && [ -x node_modules/.bin/claude ] \
   && [ -x node_modules/.bin/codex ] && [ -d node_modules/@modelcontextprotocol/sdk ] || npm install --no-audit --no-fund
 bash scripts/build.sh
 

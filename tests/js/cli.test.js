@@ -305,7 +305,8 @@ test("without a loadable core the entry is still kept, whole, in quarantine (JS 
   // A copy of the JS edge with no wasm/ beside it: the core cannot load.
   const plugin = path.join(d, "plugin-without-wasm");
   fs.mkdirSync(plugin);
-  for (const f of ["cli.js", "recorder.js", "core.js", "context.js", "writer.js", "paths.js", "builtins.js"]) {
+  // (the CLI loads the recording path as one bundle, scripts/build.sh)
+  for (const f of ["cli.js", "builtins.js", "recorder.bundle.js"]) {
     fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(plugin, f));
   }
   const file = path.join(d, "nocore.jsonl");
@@ -324,10 +325,10 @@ test("without a loadable core the entry is still kept, whole, in quarantine (JS 
 
 test("an edge that cannot even load still tells the caller: skipped with the reason, exit 0", () => {
   const { d, env } = setup();
-  // A broken install: the recorder's own module is missing, so nothing can be recorded.
+  // A broken install: the recorder's own module (the bundle) is missing, so nothing can be recorded.
   const plugin = path.join(d, "plugin-broken");
   fs.mkdirSync(plugin);
-  for (const f of ["cli.js", "recorder.js", "core.js", "context.js", "writer.js", "builtins.js"]) {
+  for (const f of ["cli.js", "builtins.js"]) {
     fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(plugin, f));
   }
   const file = path.join(d, "broken.jsonl");
@@ -335,7 +336,7 @@ test("an edge that cannot even load still tells the caller: skipped with the rea
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.status, "skipped");
-  assert.match(out.reason, /^EINTERNAL: .*paths\.js/);
+  assert.match(out.reason, /^EINTERNAL: .*recorder\.bundle\.js/);
   assert.match(r.stderr, /record: not recorded: internal error/);
   assert.equal(fs.existsSync(file), false);
 });
