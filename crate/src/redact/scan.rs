@@ -57,6 +57,9 @@ fn is_word(c: u8) -> bool {
     CLASS[c as usize] & WORD != 0
 }
 
+/// Texts at least this long are scanned by blocks, shorter ones byte by byte ([`Scanner::run`]).
+const BLOCKS_FROM: usize = 256;
+
 /// Bits `0..k` (`k < 64`).
 #[inline]
 fn low(k: usize) -> u64 {
@@ -357,7 +360,19 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// Scans the text: byte by byte when it is short, by 64-byte blocks otherwise. Both give the same spans (tested
+    /// against each other below); building a block's bitmaps costs more than walking a short string's bytes, and
+    /// most strings in an entry (keys, short values) are short.
     pub fn run(&mut self) {
+        if self.b.len() < BLOCKS_FROM {
+            self.run_bytes();
+        } else {
+            self.run_blocks();
+        }
+    }
+
+    /// The block scan (see [`Block`]).
+    fn run_blocks(&mut self) {
         let b = self.b;
         let n = b.len();
         let mut i = 0;
@@ -444,8 +459,8 @@ impl<'a> Scanner<'a> {
     }
 
     /// The byte-at-a-time loop [`Scanner::run`] must agree with (used by the tests as the reference).
-    #[cfg(test)]
-    pub fn reference_run(&mut self) {
+    /// The byte loop: one class-table lookup per byte, every word run offered to `on_word`.
+    fn run_bytes(&mut self) {
         let b = self.b;
         let n = b.len();
         let mut i = 0;
@@ -1103,14 +1118,14 @@ mod tests {
     /// What a scan found: spans, and markers already in the text.
     type Scan = (Vec<Found>, Vec<(usize, usize)>);
 
-    /// `run` and `reference_run` on the same text.
+    /// The block scan and the byte loop on the same text (whatever its length: `run` picks one by length).
     fn both(t: &str) -> (Scan, Scan) {
         let allowed = |s: &str| s == "hunter2";
         let (mut k1, mut k2) = (KeyCache::default(), KeyCache::default());
         let mut fast = Scanner::new(t, &allowed, &mut k1);
-        fast.run();
+        fast.run_blocks();
         let mut slow = Scanner::new(t, &allowed, &mut k2);
-        slow.reference_run();
+        slow.run_bytes();
         ((fast.out, fast.markers), (slow.out, slow.markers))
     }
 
