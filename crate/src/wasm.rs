@@ -55,7 +55,7 @@ fn to_text(s: &JsString) -> String {
 }
 
 /// Bytes of randomness drawn per refill (8 per entry id).
-const POOL: usize = 1024;
+const POOL: usize = 4096;
 
 // Random bytes: getrandom's "custom" backend (.cargo/config.toml) lands here. The JS edge may hand us a source
 // (setRandomSource: plugin/core.js reads /dev/urandom); without one, or if it fails, crypto.getRandomValues.
@@ -126,7 +126,7 @@ pub struct Recorder {
     ctx: Stamps,
     warnings: Vec<String>,
     /// Random bytes drawn in batches: one draw costs ~2 us from wasm in Node (a JS call and a syscall), as
-    /// much as the rest of a small entry (see ../shared/TOOLCHAIN.md); a batch serves 128 entries.
+    /// much as the rest of a small entry (see ../shared/TOOLCHAIN.md); a batch serves 512 entries.
     pool: [u8; POOL],
     used: usize,
     /// Mixed into ids when the platform's random source fails (it should not).

@@ -46,7 +46,7 @@ test("statuses and targets for each input style", () => {
 });
 
 test("entry ids are 64 random bits: none repeats, and every base32 digit turns up in every position", () => {
-  // The core draws them in 1 KiB batches from the JS edge's /dev/urandom source (plugin/core.js).
+  // The core draws them in 4 KiB batches (512 ids) from the JS edge's /dev/urandom source (plugin/core.js).
   const { opts } = setup();
   const ids = new Set();
   for (let i = 0; i < 3000; i++) ids.add(record("{}", { ...opts, sync: false }).eid);
