@@ -257,7 +257,8 @@ async function child() {
     const bare = path.join(d, `bare-${name.replace(/\W/g, "")}.jsonl`);
     const opts = { file, cwd: ROOT, sync: false, statusFile, redact };
     const line = entries.clean + "\n";
-    for (let i = 0; i < 500; i++) {
+    // Warm-up as in bench/run.js: V8 tiers up the JS and the wasm over the first ~2,000 calls.
+    for (let i = 0; i < 3000; i++) {
       record(e, opts);
       fs.appendFileSync(bare, line);
     }
@@ -354,7 +355,7 @@ function section(results) {
   L.push("");
   L.push(
     "Whole pipeline: `record()` (plugin/recorder.js: target, git facts, core, writer, status record on, no fsync) of a 1 KiB entry, " +
-      "alternated with a bare `fs.appendFileSync` of a 1 KiB line, microseconds (median), after 500 warm-up pairs " +
+      "alternated with a bare `fs.appendFileSync` of a 1 KiB line, microseconds (median), after 3,000 warm-up pairs " +
       `(${results[0].pipeline.clean.pairs} pairs). bench/run.js measures the same ratio in its writer section.`,
   );
   L.push("");
