@@ -9,14 +9,14 @@
 //   before), the descriptor of a regular file stays open after the append, at most MAX_KEPT = 8 of them (least
 //   recently used closed first), each closed after 1 s without an append (an unref'd timer), after any error,
 //   and at exit (O_CLOEXEC: never inherited by children). A lone append (the CLI, a hook now and then) opens
-//   and closes as before and holds nothing after it returns. Before a kept descriptor is used, ONE stat decides
+//   and closes as before and holds nothing after it returns. Before a kept descriptor is used, a stat decides
 //   whether it is still the file to append to (validKept):
 //     - usually fstat(2) of the descriptor (no path lookup): the file must still have a link, the same type,
 //       mode and owner (a chmod or chown takes effect at once), and our rotation seals every archive it makes
 //       read-only, so a descriptor of a file another process rotated away fails this check at once;
-//     - an lstat(2) of the path instead, which must show the very (dev, inode) the descriptor was opened on,
+//     - an lstat(2) of the path, which must show the very (dev, inode) the descriptor was opened on, as well
 //       when the file's ctime moved since our last append while its size did not (a rename, link or attribute
-//       change, not another writer's append), and in any case at least every PATH_CHECK_MS = 100 ms.
+//       change, not another writer's append), and instead at least every PATH_CHECK_MS = 100 ms.
 //   Otherwise the descriptor is closed and the path opened afresh (O_NOFOLLOW, same flags and modes), so a file
 //   deleted, rotated away, replaced, replaced by a symlink (ELOOP), chmod'ed or chown'ed is noticed as a fresh
 //   open would notice it. The one gap: a rename by something other than our rotation (`mv`) while other
