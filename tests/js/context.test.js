@@ -109,6 +109,21 @@ test("during a burst HEAD and the ref are held open and every change through the
   assert.ok(!heldPaths().includes(ref) && !heldPaths().includes(head), "clearGitCache closes them");
 });
 
+test("held git files are closed after a quiet second (unref'd timer), and a new burst holds them again", { skip: !fs.existsSync("/proc/self/fd") }, async () => {
+  const { main } = makeRepo();
+  const ref = path.join(main, ".git", "refs", "heads", "main");
+  clearGitCache();
+  gitContext(main);
+  gitContext(main);
+  assert.ok(heldPaths().includes(ref), "held in a burst");
+  await new Promise((r) => setTimeout(r, 2300));
+  assert.ok(!heldPaths().includes(ref), "closed after a quiet second");
+  assert.equal(gitContext(main).head, git(main, "rev-parse", "HEAD"), "facts still served, by path stats");
+  gitContext(main);
+  assert.ok(heldPaths().includes(ref), "held again in the next burst");
+  clearGitCache();
+});
+
 test("an unborn branch has a branch but no head, until the first commit", () => {
   const d = fs.realpathSync(tmpdir("rec-git-"));
   git(d, "init", "-q");
