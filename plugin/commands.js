@@ -161,6 +161,18 @@ function parse(argv, spec) {
   return out;
 }
 
+/** A subcommand's arguments: `parse` with `spec` (plus --json and --help), its help printed instead when asked
+ *  (then null), and no positional argument unless `positional`. Throws UsageError. */
+function commandArgs(name, argv, spec, io, { positional = false } = {}) {
+  const opts = parse(argv, { ...COMMON, ...spec });
+  if (opts.help) {
+    io.stdout.write(HELP[name]);
+    return null;
+  }
+  if (!positional && opts.positional.length) throw new UsageError(`unexpected argument "${opts.positional[0]}"`);
+  return opts;
+}
+
 function count(value, name) {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -307,19 +319,14 @@ export async function read(argv, io0) {
   let reader;
   let cursorFile = null;
   try {
-    opts = parse(argv, {
-      ...COMMON,
+    opts = commandArgs("read", argv, {
       ...TARGET_OPTIONS,
       ...FILTER_OPTIONS,
       "--since": { key: "since" },
       "--cursor-file": { key: "cursorFile" },
       "--limit": { key: "limit" },
-    });
-    if (opts.help) {
-      io.stdout.write(HELP.read);
-      return 0;
-    }
-    if (opts.positional.length) throw new UsageError(`unexpected argument "${opts.positional[0]}"`);
+    }, io);
+    if (!opts) return 0;
     opts.limit = count(opts.limit, "--limit");
     let since = opts.since ?? null;
     if (opts.cursorFile !== undefined) {
@@ -375,12 +382,8 @@ export async function sessions(argv, io0) {
   let opts;
   let result;
   try {
-    opts = parse(argv, { ...COMMON, ...TARGET_OPTIONS, ...FILTER_OPTIONS });
-    if (opts.help) {
-      io.stdout.write(HELP.sessions);
-      return 0;
-    }
-    if (opts.positional.length) throw new UsageError(`unexpected argument "${opts.positional[0]}"`);
+    opts = commandArgs("sessions", argv, { ...TARGET_OPTIONS, ...FILTER_OPTIONS }, io);
+    if (!opts) return 0;
     result = listSessions({ file: opts.file, quarantine: opts.quarantine, env: io.env, cwd: io.cwd, now: io.now, filter: filterOf(opts, io.now()) });
   } catch (e) {
     if (e instanceof UsageError || e instanceof CursorError) return usage(io.stderr, "sessions", e);
@@ -415,11 +418,8 @@ export async function show(argv, io0) {
   const io = ioOf(io0);
   let opts;
   try {
-    opts = parse(argv, { ...COMMON, "--file": { key: "file" } });
-    if (opts.help) {
-      io.stdout.write(HELP.show);
-      return 0;
-    }
+    opts = commandArgs("show", argv, { "--file": { key: "file" } }, io, { positional: true });
+    if (!opts) return 0;
     if (!opts.positional.length) throw new UsageError("which entry? give its eid");
     for (const eid of opts.positional) {
       if (eid.length < 4) throw new UsageError(`"${eid}" is too short: give the eid or at least its first 4 characters`);
@@ -465,20 +465,15 @@ export async function md(argv, io0) {
   let opts;
   let reader;
   try {
-    opts = parse(argv, {
-      ...COMMON,
+    opts = commandArgs("md", argv, {
       ...TARGET_OPTIONS,
       ...FILTER_OPTIONS,
       "--since": { key: "since" },
       "--last": { key: "last" },
       "--limit": { key: "limit" },
       "--title": { key: "title" },
-    });
-    if (opts.help) {
-      io.stdout.write(HELP.md);
-      return 0;
-    }
-    if (opts.positional.length) throw new UsageError(`unexpected argument "${opts.positional[0]}"`);
+    }, io);
+    if (!opts) return 0;
     opts.last = count(opts.last, "--last");
     opts.limit = count(opts.limit, "--limit");
     reader = makeReader(opts, io, { since: opts.since ?? null });
@@ -507,12 +502,8 @@ export async function doctor(argv, io0) {
   const io = ioOf(io0);
   let opts;
   try {
-    opts = parse(argv, { ...COMMON, "--file": { key: "file" } });
-    if (opts.help) {
-      io.stdout.write(HELP.doctor);
-      return 0;
-    }
-    if (opts.positional.length) throw new UsageError(`unexpected argument "${opts.positional[0]}"`);
+    opts = commandArgs("doctor", argv, { "--file": { key: "file" } }, io);
+    if (!opts) return 0;
   } catch (e) {
     if (e instanceof UsageError) return usage(io.stderr, "doctor", e);
     throw e;
