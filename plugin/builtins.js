@@ -16,3 +16,13 @@ export const path = require("node:path");
 export function isatty(fd) {
   return require("node:tty").isatty(fd);
 }
+
+/** Whether the module whose import.meta.url is `moduleUrl` is the script this process was started with
+ *  (`node plugin/hook.js ...`), through symlinks. */
+export function isMainModule(moduleUrl) {
+  try {
+    return Boolean(process.argv[1]) && fs.realpathSync(process.argv[1]) === require("node:url").fileURLToPath(moduleUrl);
+  } catch {
+    return false;
+  }
+}

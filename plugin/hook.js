@@ -26,8 +26,7 @@
 // Fast path: this module does not import the MCP SDK, and loads the recorder (wasm) only when there is an
 // entry to write. Events that call for no entry (a passing command, a non-gate failure) cost a node start.
 
-import { fs } from "./builtins.js";
-import { fileURLToPath } from "node:url";
+import { fs, isMainModule } from "./builtins.js";
 import { createState, entryFromToolAfter, entryFromEvent, isGate, resolveOptions } from "./hooks.js";
 
 export const HOSTS = ["claude-code", "codex"];
@@ -463,16 +462,8 @@ export function runHookArgs(args, io) {
   return runHook(host ?? "", { ...io, args: rest });
 }
 
-function isMain() {
-  try {
-    return process.argv[1] && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
-  }
-}
-
 // `node plugin/hook.js HOST` is the same as `record hook HOST` (one module less to load).
-if (isMain()) {
+if (isMainModule(import.meta.url)) {
   runHookArgs(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -17,7 +17,7 @@
 //
 // The recorder (wasm) is loaded on the first call, so `initialize` and `tools/list` answer at once.
 
-import { path, fs } from "./builtins.js";
+import { path, fs, isMainModule } from "./builtins.js";
 import { fileURLToPath } from "node:url";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -241,16 +241,8 @@ export async function runMcp({ stdin = process.stdin, stdout = process.stdout, s
   return 0;
 }
 
-function isMain() {
-  try {
-    return process.argv[1] && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-  } catch {
-    return false;
-  }
-}
-
 // `node plugin/mcp.js [flags]` runs the server directly (the same as `record mcp [flags]`).
-if (isMain()) {
+if (isMainModule(import.meta.url)) {
   runMcp({ args: process.argv.slice(2) }).then(
     (code) => (process.exitCode = code),
     (e) => {
