@@ -18,6 +18,18 @@ const NOTE = "category=discovery | finding: the widget spins | sentiment: relief
 
 const has = (bin) => fs.existsSync(bin);
 
+/** What both hosts' `npm test` failure (exit 3, fixture output) must have become: a gate.failed entry, automatic,
+ *  stamped with the host's session, the project and the host's name. */
+function assertGate(gate, { session, project, client }) {
+  assert.equal(gate.capture, "auto");
+  assert.equal(gate.command, "npm test");
+  assert.equal(gate.exit, 3);
+  assert.match(gate.output_tail, /not ok 2 - widget spins/);
+  assert.equal(gate.session, session);
+  assert.equal(gate.pwd, project);
+  assert.equal(gate.client, client);
+}
+
 function byTrigger(lines) {
   const out = {};
   for (const e of lines) {
@@ -50,14 +62,8 @@ test("claude-code: gate failure, failed tool and subagent through hook mode, a r
     assert.equal(lines.length, 4, JSON.stringify(lines, null, 1));
 
     const [gate] = t["gate.failed"];
-    assert.equal(gate.capture, "auto");
-    assert.equal(gate.command, "npm test");
-    assert.equal(gate.exit, 3);
-    assert.match(gate.output_tail, /not ok 2 - widget spins/);
-    assert.equal(gate.session, session);
-    assert.equal(gate.pwd, d.project);
+    assertGate(gate, { session, project: d.project, client: "claude-code" });
     assert.equal(gate.repo, "widget");
-    assert.equal(gate.client, "claude-code");
 
     const [failed] = t["tool.failed"];
     assert.equal(failed.tool, "Read");
@@ -116,14 +122,8 @@ test("codex: gate failure (exit code from the transcript) and subagent through h
     assert.equal(lines.length, 3, JSON.stringify(lines, null, 1));
 
     const [gate] = t["gate.failed"];
-    assert.equal(gate.capture, "auto");
-    assert.equal(gate.command, "npm test");
-    assert.equal(gate.exit, 3);
-    assert.match(gate.output_tail, /not ok 2 - widget spins/);
-    assert.equal(gate.session, session);
+    assertGate(gate, { session, project: d.project, client: "codex" });
     assert.equal(gate.model, "mock-model");
-    assert.equal(gate.pwd, d.project);
-    assert.equal(gate.client, "codex");
 
     const [sub] = t["subagent.completed"];
     assert.equal(sub.session, session, "Codex gives the parent's session id inside a subagent");
