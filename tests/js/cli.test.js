@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { segments } from "../../plugin/writer.js";
-import { tmpdir, isolatedEnv, runCli, lines, entries, rawMembers, containsInOrder, git, spawnSync, RUNTIME, CLI } from "./helpers.js";
+import { tmpdir, isolatedEnv, runCli, lines, entries, rawMembers, containsInOrder, git, gitRepo, spawnSync, RUNTIME, CLI } from "./helpers.js";
 
 function setup(extraEnv = {}) {
   const d = fs.realpathSync(tmpdir("rec-cli-"));
@@ -189,10 +189,7 @@ test("default target is ~/git/ai_recordings.jsonl, created with 0700 dirs and a 
 
 test("stamps in a real repository with a remote and a worktree", () => {
   const { d, file, env } = setup();
-  const repo = path.join(d, "proj");
-  fs.mkdirSync(repo);
-  git(repo, "init", "-q");
-  git(repo, "remote", "add", "origin", "https://github.com/acme/widgets.git");
+  const repo = gitRepo(path.join(d, "proj"), "https://github.com/acme/widgets.git");
   git(repo, "commit", "-q", "--allow-empty", "-m", "init");
   const wt = path.join(d, "proj-wt");
   git(repo, "worktree", "add", "-q", "-b", "topic", wt);

@@ -5,14 +5,11 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { gitContext, originFromConfig, repoName, cleanRemote, clearGitCache } from "../../plugin/context.js";
-import { tmpdir, git } from "./helpers.js";
+import { tmpdir, git, gitRepo } from "./helpers.js";
 
 function makeRepo() {
   const d = fs.realpathSync(tmpdir("rec-git-"));
-  const main = path.join(d, "proj");
-  fs.mkdirSync(main);
-  git(main, "init", "-q");
-  git(main, "remote", "add", "origin", "git@github.com:acme/widgets.git");
+  const main = gitRepo(path.join(d, "proj"), "git@github.com:acme/widgets.git");
   git(main, "commit", "-q", "--allow-empty", "-m", "one");
   const wt = path.join(d, "proj-feature");
   git(main, "worktree", "add", "-q", "-b", "feature", wt);

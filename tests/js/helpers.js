@@ -202,6 +202,14 @@ export function canDropPrivileges() {
 }
 
 /** Runs `git` in `cwd` with a fixed identity; throws on failure. */
+/** A new git repository at `dir` (created, parents too) whose remote `origin` is `origin`; returns `dir`. */
+export function gitRepo(dir, origin) {
+  fs.mkdirSync(dir, { recursive: true });
+  git(dir, "init", "-q");
+  git(dir, "remote", "add", "origin", origin);
+  return dir;
+}
+
 export function git(cwd, ...args) {
   const r = spawnSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "init.defaultBranch=main", ...args], {
     cwd,

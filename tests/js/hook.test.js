@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { planHook, findFromEnd, parseClaudeBashError, runHook } from "../../plugin/hook.js";
 import { LIMITS } from "../../plugin/hooks.js";
 import { record } from "../../plugin/recorder.js";
-import { ROOT, RUNTIME, tmpdir, entries, lines, git } from "./helpers.js";
+import { ROOT, RUNTIME, tmpdir, entries, lines, gitRepo } from "./helpers.js";
 
 const FIX = path.join(ROOT, "tests/fixtures/hosts");
 const HOOK = path.join(ROOT, "plugin/hook.js");
@@ -25,10 +25,7 @@ function payload(rel, vars = {}) {
 
 function project() {
   const d = fs.realpathSync(tmpdir("rec-hook-"));
-  const p = path.join(d, "project");
-  fs.mkdirSync(p);
-  git(p, "init", "-q", "-b", "main");
-  git(p, "remote", "add", "origin", "https://example.com/acme/widget.git");
+  const p = gitRepo(path.join(d, "project"), "https://example.com/acme/widget.git");
   return { d, project: p, file: path.join(d, "out", "rec.jsonl"), state: path.join(d, "state") };
 }
 

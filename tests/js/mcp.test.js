@@ -10,16 +10,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { clientStamp, parseMcpArgs } from "../../plugin/mcp.js";
-import { ROOT, RUNTIME, tmpdir, entries, lines, rawMembers, git } from "./helpers.js";
+import { ROOT, RUNTIME, tmpdir, entries, lines, rawMembers, gitRepo } from "./helpers.js";
 
 const SERVER = path.join(ROOT, "plugin/mcp.js");
 
 function sandbox() {
   const d = fs.realpathSync(tmpdir("rec-mcp-"));
-  const project = path.join(d, "project");
-  fs.mkdirSync(project);
-  git(project, "init", "-q", "-b", "main");
-  git(project, "remote", "add", "origin", "https://example.com/acme/widget.git");
+  const project = gitRepo(path.join(d, "project"), "https://example.com/acme/widget.git");
   return { d, project, file: path.join(d, "out", "rec.jsonl"), env: { PATH: process.env.PATH, HOME: d, XDG_STATE_HOME: path.join(d, "state") } };
 }
 

@@ -8,7 +8,7 @@ import { record, resolveTarget, recordSource, recordFd, bufferSource, SPLIT_ABOV
 import { fallbackOutcome, newEid, coreLoadError, Core } from "../../plugin/core.js";
 import { initSync } from "../../plugin/wasm/recordings_core.js";
 import { segments } from "../../plugin/writer.js";
-import { tmpdir, lines, entries, rawMembers, containsInOrder, git } from "./helpers.js";
+import { tmpdir, lines, entries, rawMembers, containsInOrder, git, gitRepo } from "./helpers.js";
 
 function setup() {
   const d = fs.realpathSync(tmpdir());
@@ -88,10 +88,7 @@ test("stamps: capture, pwd, session/model/agent from options, else env, and extr
 
 test("git stamps follow the working directory and the current HEAD", () => {
   const { d, file } = setup();
-  const repo = path.join(d, "repo");
-  fs.mkdirSync(repo);
-  git(repo, "init", "-q");
-  git(repo, "remote", "add", "origin", "https://example.com/acme/tool.git");
+  const repo = gitRepo(path.join(d, "repo"), "https://example.com/acme/tool.git");
   git(repo, "commit", "-q", "--allow-empty", "-m", "one");
   const opts = { file, statusFile: false, env: { HOME: d } };
   record("in repo", { ...opts, cwd: repo });
