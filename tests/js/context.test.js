@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { gitContext, originFromConfig, repoName, cleanRemote, clearGitCache } from "../../plugin/context.js";
-import { tmpdir, git, gitRepo } from "./helpers.js";
+import { tmpdir, git, gitRepo, openPaths } from "./helpers.js";
 
 function makeRepo() {
   const d = fs.realpathSync(tmpdir("rec-git-"));
@@ -56,28 +56,15 @@ test("HEAD is never stale: commits, branch switches, packed refs, detached HEAD"
   assert.equal(detached.branch, undefined);
 });
 
-/** Paths this process holds open (Linux: /proc/self/fd), for checking the held descriptors. */
-function heldPaths() {
-  const out = [];
-  for (const fd of fs.readdirSync("/proc/self/fd")) {
-    try {
-      out.push(fs.readlinkSync(`/proc/self/fd/${fd}`));
-    } catch {
-      // closed meanwhile
-    }
-  }
-  return out;
-}
-
 test("during a burst HEAD and the ref are held open and every change through them is still seen", { skip: !fs.existsSync("/proc/self/fd") }, () => {
   const { main } = makeRepo();
   const ref = path.join(main, ".git", "refs", "heads", "main");
   const head = path.join(main, ".git", "HEAD");
   clearGitCache();
   gitContext(main); // a lone call: nothing held
-  assert.ok(!heldPaths().includes(ref), "a lone call holds nothing");
+  assert.ok(!openPaths().includes(ref), "a lone call holds nothing");
   gitContext(main); // the second call within KEEP_MS: a burst
-  assert.ok(heldPaths().includes(ref) && heldPaths().includes(head), "HEAD and the branch ref are held in a burst");
+  assert.ok(openPaths().includes(ref) && openPaths().includes(head), "HEAD and the branch ref are held in a burst");
 
   // A commit replaces the ref by rename: the held one has no links left.
   git(main, "commit", "-q", "--allow-empty", "-m", "two");
@@ -103,7 +90,7 @@ test("during a burst HEAD and the ref are held open and every change through the
   assert.equal(gitContext(main).head, two);
 
   clearGitCache();
-  assert.ok(!heldPaths().includes(ref) && !heldPaths().includes(head), "clearGitCache closes them");
+  assert.ok(!openPaths().includes(ref) && !openPaths().includes(head), "clearGitCache closes them");
 });
 
 test("held git files are closed after a quiet second (unref'd timer), and a new burst holds them again", { skip: !fs.existsSync("/proc/self/fd") }, async () => {
@@ -112,12 +99,12 @@ test("held git files are closed after a quiet second (unref'd timer), and a new 
   clearGitCache();
   gitContext(main);
   gitContext(main);
-  assert.ok(heldPaths().includes(ref), "held in a burst");
+  assert.ok(openPaths().includes(ref), "held in a burst");
   await new Promise((r) => setTimeout(r, 2300));
-  assert.ok(!heldPaths().includes(ref), "closed after a quiet second");
+  assert.ok(!openPaths().includes(ref), "closed after a quiet second");
   assert.equal(gitContext(main).head, git(main, "rev-parse", "HEAD"), "facts still served, by path stats");
   gitContext(main);
-  assert.ok(heldPaths().includes(ref), "held again in the next burst");
+  assert.ok(openPaths().includes(ref), "held again in the next burst");
   clearGitCache();
 });
 

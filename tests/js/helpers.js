@@ -202,6 +202,25 @@ export function canDropPrivileges() {
 }
 
 /** Runs `git` in `cwd` with a fixed identity; throws on failure. */
+/** The paths this process holds open (Linux: /proc/self/fd), or null where there is no /proc. */
+export function openPaths() {
+  let fds;
+  try {
+    fds = fs.readdirSync("/proc/self/fd");
+  } catch {
+    return null;
+  }
+  const out = [];
+  for (const fd of fds) {
+    try {
+      out.push(fs.readlinkSync(`/proc/self/fd/${fd}`));
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return out;
+}
+
 /** A new git repository at `dir` (created, parents too) whose remote `origin` is `origin`; returns `dir`. */
 export function gitRepo(dir, origin) {
   fs.mkdirSync(dir, { recursive: true });

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { appendLine, quarantinePath, readStatus, describeError, DEFAULT_MAX_BYTES, KEEP_OPEN_MS, PATH_CHECK_MS, closeKept } from "../../plugin/writer.js";
-import { tmpdir, lines } from "./helpers.js";
+import { tmpdir, lines, openPaths } from "./helpers.js";
 
 const quiet = { statusFile: false };
 
@@ -250,17 +250,8 @@ test("a line that lands right after another writer's torn fragment is written ag
 
 /** Descriptors of this process that point at `target` (Linux /proc; null where there is none). */
 function openFdsTo(target) {
-  try {
-    return fs.readdirSync("/proc/self/fd").filter((n) => {
-      try {
-        return fs.readlinkSync(`/proc/self/fd/${n}`).startsWith(target);
-      } catch {
-        return false;
-      }
-    }).length;
-  } catch {
-    return null;
-  }
+  const held = openPaths();
+  return held === null ? null : held.filter((p) => p.startsWith(target)).length;
 }
 
 function countingFs() {
