@@ -4,11 +4,12 @@
 // repository with a remote (without a repo opencode takes `/` as the worktree and walks config up to `/`).
 // Facts this relies on are in ../../../shared/OPENCODE.md; the ones that shape the code are noted inline.
 
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { runProcess } from "../js/helpers.js";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const OPENCODE = path.join(REPO, "node_modules/opencode-linux-x64/bin/opencode");
@@ -116,33 +117,22 @@ export function warmUp(dirs, env = {}) {
  * `opencode run --format json` with the message on stdin (a non-TTY stdin is read to EOF; argv words with
  * spaces get literal quotes). Resolves to { code, signal, events, stdout, stderr, sessionID, ms }.
  */
-export function runOpencode(dirs, message, { env = {}, args = [], timeoutMs = 60000 } = {}) {
-  const t0 = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(OPENCODE, ["run", "--format", "json", "--print-logs", ...args], {
-      cwd: dirs.project,
-      env: sandboxEnv(dirs, env),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      const events = [];
-      for (const line of stdout.split("\n")) {
-        if (!line.trim()) continue;
-        try {
-          events.push(JSON.parse(line));
-        } catch {}
-      }
-      const sessionID = events.find((e) => e.sessionID)?.sessionID ?? null;
-      resolve({ code, signal, events, stdout, stderr, sessionID, ms: Date.now() - t0 });
-    });
-    child.stdin.end(message);
+export async function runOpencode(dirs, message, { env = {}, args = [], timeoutMs = 60000 } = {}) {
+  const r = await runProcess(OPENCODE, ["run", "--format", "json", "--print-logs", ...args], {
+    cwd: dirs.project,
+    env: sandboxEnv(dirs, env),
+    input: message,
+    timeoutMs,
   });
+  const events = [];
+  for (const line of r.stdout.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      events.push(JSON.parse(line));
+    } catch {}
+  }
+  const sessionID = events.find((e) => e.sessionID)?.sessionID ?? null;
+  return { ...r, events, sessionID };
 }
 
 export function cleanup(dirs) {

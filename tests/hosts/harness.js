@@ -2,11 +2,12 @@
 // sandbox (HOME, config dir, TMPDIR, a git project) against a mock model on 127.0.0.1, with our hook mode and
 // our MCP server configured the way docs/hosts.md tells users to. Facts relied on: ../../../shared/HOSTS.md.
 
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { runProcess } from "../js/helpers.js";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const CLAUDE = path.join(REPO, "node_modules/.bin/claude");
@@ -95,21 +96,6 @@ function baseEnv(d, extra) {
   return { ...env, ...extra };
 }
 
-function run(cmd, args, { cwd, env, timeoutMs }) {
-  const t0 = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (x) => (stdout += x));
-    child.stderr.setEncoding("utf8").on("data", (x) => (stderr += x));
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, ms: Date.now() - t0 });
-    });
-  });
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Claude Code
@@ -133,7 +119,7 @@ export async function runClaude(d, prompt, { mockUrl, timeoutMs = 90000, extraEn
     ...extraEnv,
   });
   const args = ["-p", prompt, "--output-format", "json", "--dangerously-skip-permissions", "--mcp-config", mcpConfig, "--strict-mcp-config"];
-  return run(CLAUDE, args, { cwd: d.project, env, timeoutMs });
+  return runProcess(CLAUDE, args, { cwd: d.project, env, timeoutMs });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -177,7 +163,7 @@ export async function runCodex(d, prompt, { mockUrl, timeoutMs = 90000, extraEnv
   const env = baseEnv(d, { PATH: `${recordShim(d.root)}:${process.env.PATH}`, CODEX_HOME: home, MOCK_API_KEY: "sk-mock-not-a-secret", ...extraEnv });
   // Hooks are skipped by `codex exec` unless trusted; the flag stands in for the interactive trust step.
   const args = ["exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", "--json", prompt];
-  return run(CODEX, args, { cwd: d.project, env, timeoutMs });
+  return runProcess(CODEX, args, { cwd: d.project, env, timeoutMs });
 }
 
 export function cleanup(d) {

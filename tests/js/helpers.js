@@ -202,6 +202,25 @@ export function canDropPrivileges() {
 }
 
 /** Runs `git` in `cwd` with a fixed identity; throws on failure. */
+/** Runs a command to its end (SIGKILL after `timeoutMs`), `input` on its standard input when given. Resolves to
+ *  { code, signal, stdout, stderr, ms }. */
+export function runProcess(cmd, args, { cwd, env, input, timeoutMs = 60000 } = {}) {
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (x) => (stdout += x));
+    child.stderr.setEncoding("utf8").on("data", (x) => (stderr += x));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - t0 });
+    });
+    if (input !== undefined) child.stdin.end(input);
+  });
+}
+
 /** The paths this process holds open (Linux: /proc/self/fd), or null where there is no /proc. */
 export function openPaths() {
   let fds;
