@@ -61,8 +61,8 @@ function coreFor(options) {
   return slot;
 }
 
-/** The stamps for this call, in the order the core writes them. */
-function contextFor(cwd, git, options, env) {
+/** The core's context for `inputs` (what prepare() compares): the stamps in the order the core writes them. */
+function contextFor({ git, cwd, session, model, agent, capture, stamps: extra }) {
   const stamps = {
     pwd: cwd,
     repo: git.repo,
@@ -70,15 +70,15 @@ function contextFor(cwd, git, options, env) {
     origin: git.origin,
     head: git.head,
     branch: git.branch,
-    session: options.session ?? env.AI_RECORDINGS_SESSION,
-    model: options.model ?? env.AI_RECORDINGS_MODEL,
-    agent: options.agent ?? env.AI_RECORDINGS_AGENT,
+    session,
+    model,
+    agent,
   };
-  for (const [k, v] of Object.entries(options.stamps ?? {})) {
+  for (const [k, v] of Object.entries(extra ?? {})) {
     if (!(k in stamps) || stamps[k] == null || stamps[k] === "") stamps[k] = v;
   }
   for (const k of Object.keys(stamps)) if (stamps[k] == null || stamps[k] === "") delete stamps[k];
-  return { capture: options.capture || "cli", stamps };
+  return { capture, stamps };
 }
 
 function shallowEqual(a, b) {
@@ -113,8 +113,8 @@ function prepare(options) {
     last.capture !== capture ||
     !shallowEqual(last.stamps, options.stamps)
   ) {
-    slot.core.setContext(contextFor(cwd, git, options, env));
     slot.last = { git, cwd, session, model, agent, capture, stamps: options.stamps ? { ...options.stamps } : undefined };
+    slot.core.setContext(contextFor(slot.last));
   }
   return slot.core;
 }
