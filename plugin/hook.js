@@ -95,10 +95,7 @@ export function readAll(stream, timeoutMs = STDIN_TIMEOUT_MS) {
  * Reads at most TRANSCRIPT_SCAN_BYTES; returns null when the file is missing or nothing matches.
  */
 export function findFromEnd(file, hint, test, maxBytes = TRANSCRIPT_SCAN_BYTES) {
-  if (typeof file !== "string" || !file) return null;
-  let fd;
-  try {
-    fd = fs.openSync(file, "r");
+  return withFile(file, (fd) => {
     const size = fs.fstatSync(fd).size;
     let pos = size;
     let carry = Buffer.alloc(0); // the start of a line whose beginning is in an earlier chunk
@@ -121,6 +118,17 @@ export function findFromEnd(file, hint, test, maxBytes = TRANSCRIPT_SCAN_BYTES) 
     }
     if (pos === 0 && carry.length) return lineMatch(carry, hint, test);
     return null;
+  });
+}
+
+/** fn(fd) on `file` opened for reading, the descriptor closed afterwards; null when `file` is not a path, cannot
+ *  be opened, or fn throws. */
+function withFile(file, fn) {
+  if (typeof file !== "string" || !file) return null;
+  let fd;
+  try {
+    fd = fs.openSync(file, "r");
+    return fn(fd);
   } catch {
     return null;
   } finally {
@@ -145,10 +153,7 @@ function lineMatch(bytes, hint, test) {
 
 /** The first line of a JSONL file, parsed (reads at most `maxBytes`). */
 export function firstLine(file, maxBytes = 1024 * 1024) {
-  if (typeof file !== "string" || !file) return null;
-  let fd;
-  try {
-    fd = fs.openSync(file, "r");
+  return withFile(file, (fd) => {
     const buf = Buffer.allocUnsafe(maxBytes);
     let got = 0;
     while (got < maxBytes) {
@@ -159,15 +164,7 @@ export function firstLine(file, maxBytes = 1024 * 1024) {
       if (nl >= 0) return JSON.parse(buf.subarray(0, got - n + nl).toString("utf8"));
     }
     return got ? JSON.parse(buf.subarray(0, got).toString("utf8")) : null;
-  } catch {
-    return null;
-  } finally {
-    if (fd !== undefined) {
-      try {
-        fs.closeSync(fd);
-      } catch {}
-    }
-  }
+  });
 }
 
 function readJson(file) {
