@@ -18,6 +18,10 @@ const SELF = fileURLToPath(import.meta.url);
 const BUN = path.join(ROOT, "node_modules", ".bin", "bun");
 const NODE = process.execPath;
 const QUICK = process.argv.includes("--quick");
+/** `--only=<part>[,<part>]` runs just those parts (inproc, load, size, cli, throughput, rotation) and prints them
+ *  without touching BENCHMARKS.md. */
+const ONLY = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
+const want = (part) => !ONLY || ONLY.includes(part);
 
 // A typical 1 KiB JSON entry, as an agent writes it: exactly 1024 bytes with its newline.
 const ENTRY_1K = entry1k();
@@ -132,31 +136,34 @@ async function partRotation() {
   return { rotating: stats(rot), plain: stats(plain), maxBytes: 64 * 1024 };
 }
 
-/** One process of the many-process throughput test: waits until `startAt` (epoch ms), appends `n` lines. */
+/** One process of the many-process throughput test: waits until `startAt` (epoch ms), appends `n` lines.
+ *  mode: "bare-…" (open O_APPEND, write, [fdatasync,] close: fs.appendFileSync's syscalls), "append-…" (the writer,
+ *  appendLine() of the same line) or "record-…" (record() of the entry: core, git facts, writer); "…-sync" or
+ *  "…-nosync". */
 async function partAppender(mode, file, n, startAt) {
   const line = ENTRY_1K + "\n";
-  let rec = null;
+  const sync = mode.endsWith("-sync");
+  let one;
   if (mode.startsWith("record")) {
-    rec = (await import(pathToFileURL(path.join(ROOT, "plugin", "recorder.js")))).record;
-    // Steady state: the first ~2000 calls run while V8 tiers up the JS and the wasm (about 4x slower).
-    for (let i = 0; i < 3000; i++) rec(ENTRY_1K, { file: file + ".warm", cwd: ROOT, sync: false, statusFile: file + ".status" });
+    const rec = (await import(pathToFileURL(path.join(ROOT, "plugin", "recorder.js")))).record;
+    one = (f, s) => rec(ENTRY_1K, { file: f, cwd: ROOT, sync: s, statusFile: file + ".status" });
+  } else if (mode.startsWith("append")) {
+    const { appendLine } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer.js")));
+    one = (f, s) => appendLine(f, line, { sync: s, statusFile: file + ".status" });
   } else {
-    for (let i = 0; i < 3000; i++) fs.appendFileSync(file + ".warm", line);
+    const flags = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT;
+    one = (f, s) => {
+      const fd = fs.openSync(f, flags, 0o600);
+      fs.writeSync(fd, line);
+      if (s) fs.fdatasyncSync(fd);
+      fs.closeSync(fd);
+    };
   }
-  const sync = mode.endsWith("sync") && !mode.endsWith("nosync");
+  // Steady state: the first ~2000 calls run while V8 tiers up the JS and the wasm (about 4x slower).
+  for (let i = 0; i < 3000; i++) one(file + ".warm", false);
   while (Date.now() < startAt) await new Promise((r) => setTimeout(r, 1));
   const t0 = Date.now();
-  const flags = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT;
-  for (let i = 0; i < n; i++) {
-    if (rec) {
-      rec(ENTRY_1K, { file, cwd: ROOT, sync, statusFile: file + ".status" });
-    } else {
-      const fd = fs.openSync(file, flags, 0o600);
-      fs.writeSync(fd, line);
-      if (sync) fs.fdatasyncSync(fd);
-      fs.closeSync(fd);
-    }
-  }
+  for (let i = 0; i < n; i++) one(file, sync);
   return { t0, t1: Date.now() };
 }
 
@@ -244,108 +251,131 @@ async function main() {
   md.push("appends the descriptor is kept and re-validated with one fstat, see plugin/writer.js).", "");
 
   // 1. in-process
-  md.push("### In-process: one 1 KiB entry", "");
-  md.push("Alternating a `record()` and the bare baseline in one loop (10,000 pairs without sync, 1,500 with), after 3,000");
-  md.push("warm-up pairs. Baselines: `fs.appendFileSync(file, line)`; with sync, open/write/fdatasync/close.", "");
-  md.push("| runtime | sync | record() median | p90 | bare median | p90 | ratio (median) |", "|---|---|---|---|---|---|---|");
   const inproc = {};
-  for (const [name, rt] of rts) {
-    const r = runPart(rt, ["inproc"]);
-    inproc[name] = r;
-    for (const k of ["nosync", "sync"]) {
-      const x = r[k];
-      md.push(`| ${name} | ${k === "sync" ? "fdatasync" : "none"} | ${us(x.record.median)} | ${us(x.record.p90)} | ${us(x.bare.median)} | ${us(x.bare.p90)} | ${(x.record.median / x.bare.median).toFixed(2)}× |`);
+  if (want("inproc")) {
+    md.push("### In-process: one 1 KiB entry", "");
+    md.push("Alternating a `record()` and the bare baseline in one loop (10,000 pairs without sync, 1,500 with), after 3,000");
+    md.push("warm-up pairs. Baselines: `fs.appendFileSync(file, line)`; with sync, open/write/fdatasync/close.", "");
+    md.push("| runtime | sync | record() median | p90 | bare median | p90 | ratio (median) |", "|---|---|---|---|---|---|---|");
+    for (const [name, rt] of rts) {
+      const r = runPart(rt, ["inproc"]);
+      inproc[name] = r;
+      for (const k of ["nosync", "sync"]) {
+        const x = r[k];
+        md.push(`| ${name} | ${k === "sync" ? "fdatasync" : "none"} | ${us(x.record.median)} | ${us(x.record.p90)} | ${us(x.bare.median)} | ${us(x.bare.p90)} | ${(x.record.median / x.bare.median).toFixed(2)}× |`);
+      }
     }
+    md.push("", "Target (issue 2): median within 3× the bare append (aim 2×), compared without sync on both sides.", "");
+    md.push("Where the time goes (each stage alone, medians, µs; the stamped line is " + inproc[rts[0][0]].stampedBytes + " bytes):", "");
+    md.push("| runtime | core.record() (wasm: parse, stamp, id, redact, boundary) | git facts (2 fstats in a burst) | writer appendLine() | bare appendFileSync of the stamped line |", "|---|---|---|---|---|");
+    for (const [name] of rts) {
+      const g = inproc[name].stages;
+      md.push(`| ${name} | ${us(g.core.median)} | ${us(g.git.median)} | ${us(g.writer.median)} | ${us(g.bare.median)} |`);
+    }
+    md.push(
+      "",
+      "In a burst the writer costs fstat of the kept descriptor (still linked, same mode and owner? also gives the size;",
+      "an lstat of the path instead when the ctime moved without the size, and every 100 ms) + (pread when another process",
+      "wrote last) + write + fstat (was the file deleted underneath? did another writer's line land in between?), against",
+      "open + write + close for the bare append; a lone append opens, fstats and closes. The git facts cost two fstats of",
+      "HEAD and the branch ref, held open during a burst (two path stats on a lone call), on every call so that a new",
+      "commit is never missed.",
+      "",
+    );
   }
-  md.push("", "Target (issue 2): median within 3× the bare append (aim 2×), compared without sync on both sides.", "");
-  md.push("Where the time goes (each stage alone, medians, µs; the stamped line is " + inproc[rts[0][0]].stampedBytes + " bytes):", "");
-  md.push("| runtime | core.record() (wasm: parse, stamp, id, redact, boundary) | git facts (2 fstats in a burst) | writer appendLine() | bare appendFileSync of the stamped line |", "|---|---|---|---|---|");
-  for (const [name] of rts) {
-    const g = inproc[name].stages;
-    md.push(`| ${name} | ${us(g.core.median)} | ${us(g.git.median)} | ${us(g.writer.median)} | ${us(g.bare.median)} |`);
-  }
-  md.push(
-    "",
-    "In a burst the writer costs fstat of the kept descriptor (still linked, same mode and owner? also gives the size;",
-    "an lstat of the path instead when the ctime moved without the size, and every 100 ms) + (pread when another process",
-    "wrote last) + write + fstat (was the file deleted underneath? did another writer's line land in between?), against",
-    "open + write + close for the bare append; a lone append opens, fstats and closes. The git facts cost two fstats of",
-    "HEAD and the branch ref, held open during a burst (two path stats on a lone call), on every call so that a new",
-    "commit is never missed.",
-    "",
-  );
 
   // 2. load time
-  md.push("### Module load", "");
-  const loadRuns = QUICK ? 5 : 15;
-  md.push(`\`await import("plugin/recorder.js")\` in a fresh process (loads the generated bindings, reads and instantiates the`);
-  md.push(`.wasm synchronously, git/writer modules), then the first \`record()\` (builds the core Recorder: redaction rules).`);
-  md.push(`Median of ${loadRuns} fresh processes.`, "");
-  md.push("| runtime | import (ms) | first record() (ms) |", "|---|---|---|");
-  for (const [name, rt] of rts) {
-    const xs = Array.from({ length: loadRuns }, () => runPart(rt, ["load"]));
-    md.push(`| ${name} | ${ms(stats(xs.map((x) => x.importMs)).median)} | ${ms(stats(xs.map((x) => x.firstRecordMs)).median)} |`);
+  if (want("load")) {
+    md.push("### Module load", "");
+    const loadRuns = QUICK ? 5 : 15;
+    md.push(`\`await import("plugin/recorder.js")\` in a fresh process (loads the generated bindings, reads and instantiates the`);
+    md.push(`.wasm synchronously, git/writer modules), then the first \`record()\` (builds the core Recorder: redaction rules).`);
+    md.push(`Median of ${loadRuns} fresh processes.`, "");
+    md.push("| runtime | import (ms) | first record() (ms) |", "|---|---|---|");
+    for (const [name, rt] of rts) {
+      const xs = Array.from({ length: loadRuns }, () => runPart(rt, ["load"]));
+      md.push(`| ${name} | ${ms(stats(xs.map((x) => x.importMs)).median)} | ${ms(stats(xs.map((x) => x.firstRecordMs)).median)} |`);
+    }
+    md.push("", "Target: module load under 20 ms in Node and Bun.", "");
   }
-  md.push("", "Target: module load under 20 ms in Node and Bun.", "");
 
   // 3. wasm size
-  const w = wasmSize();
-  md.push("### .wasm size", "");
-  md.push(`\`plugin/wasm/recordings_core_bg.wasm\`: ${(w.raw / 1024).toFixed(0)} KiB raw, ${(w.gzip / 1024).toFixed(0)} KiB gzipped (zlib level 9). Target: under 250 KiB gzipped.`, "");
+  if (want("size")) {
+    const w = wasmSize();
+    md.push("### .wasm size", "");
+    md.push(`\`plugin/wasm/recordings_core_bg.wasm\`: ${(w.raw / 1024).toFixed(0)} KiB raw, ${(w.gzip / 1024).toFixed(0)} KiB gzipped (zlib level 9). Target: under 250 KiB gzipped.`, "");
+  }
 
   // 4. CLI
-  const cliRuns = QUICK ? 10 : 40;
-  const c = cliTimes(cliRuns);
-  md.push("### CLI: whole process", "");
-  md.push(`\`node plugin/cli.js '<1 KiB entry>'\` against \`node -e 'require("fs").appendFileSync(file, argv[1] + "\\n")'\` with the same`);
-  md.push(`entry, ${cliRuns} runs each, alternated, wall time from spawn to exit (spawnSync), Node ${process.versions.node}. The CLI syncs (the default).`, "");
-  md.push("| | median (ms) | p90 (ms) |", "|---|---|---|");
-  md.push(`| record CLI | ${ms(c.cli.median)} | ${ms(c.cli.p90)} |`);
-  md.push(`| bare node -e append | ${ms(c.bare.median)} | ${ms(c.bare.p90)} |`);
-  md.push(`| ratio | ${(c.cli.median / c.bare.median).toFixed(2)}× | |`, "");
-  md.push("Target: within 1.5× the bare `node -e`.", "");
+  if (want("cli")) {
+    const cliRuns = QUICK ? 10 : 40;
+    const c = cliTimes(cliRuns);
+    md.push("### CLI: whole process", "");
+    md.push(`\`node plugin/cli.js '<1 KiB entry>'\` against \`node -e 'require("fs").appendFileSync(file, argv[1] + "\\n")'\` with the same`);
+    md.push(`entry, ${cliRuns} runs each, alternated, wall time from spawn to exit (spawnSync), Node ${process.versions.node}. The CLI syncs (the default).`, "");
+    md.push("| | median (ms) | p90 (ms) |", "|---|---|---|");
+    md.push(`| record CLI | ${ms(c.cli.median)} | ${ms(c.cli.p90)} |`);
+    md.push(`| bare node -e append | ${ms(c.bare.median)} | ${ms(c.bare.p90)} |`);
+    md.push(`| ratio | ${(c.cli.median / c.bare.median).toFixed(2)}× | |`, "");
+    md.push("Target: within 1.5× the bare `node -e`.", "");
+  }
 
   // 5. throughput
-  const n = QUICK ? 300 : 1500;
-  md.push("### Appends per second, many processes", "");
-  md.push(`P processes append ${n} 1 KiB entries each to one file; every process loads and warms up first (3,000 appends to`);
-  md.push("another file: the first ~2,000 calls run about 4× slower while V8 tiers up the JS and the wasm), then all start at");
-  md.push("the same wall-clock instant; rate = all entries / (last finish − first start). \"bare\" opens with O_APPEND, writes the");
-  md.push("same line, (fdatasyncs,) and closes, as a writer that keeps no descriptor must; record() runs here as a burst, so it");
-  md.push("keeps its descriptor between appends (re-validated by one fstat each). Every run is checked for the right line count.", "");
-  md.push("| runtime | P | record() no sync | bare no sync | ratio | record() fdatasync | bare fdatasync | ratio |", "|---|---|---|---|---|---|---|---|");
-  for (const [name, rt] of rts) {
-    for (const p of [1, 2, 4, 8]) {
-      const rn = await throughput(rt, "record-nosync", p, n);
-      const bn = await throughput(rt, "bare-nosync", p, n);
-      const rs = await throughput(rt, "record-sync", p, Math.ceil(n / 3));
-      const bs = await throughput(rt, "bare-sync", p, Math.ceil(n / 3));
-      md.push(`| ${name} | ${p} | ${rn.toFixed(0)} | ${bn.toFixed(0)} | ${(bn / rn).toFixed(2)}× slower | ${rs.toFixed(0)} | ${bs.toFixed(0)} | ${(bs / rs).toFixed(2)}× slower |`);
+  if (want("throughput")) {
+    const n = QUICK ? 1000 : 4000;
+    md.push("### Appends per second, many processes", "");
+    md.push(`P processes append ${n} lines each to one file (${Math.ceil(n / 4)} with fdatasync); every process loads and warms up first`);
+    md.push("(3,000 appends to another file: the first ~2,000 calls run about 4× slower while V8 tiers up the JS and the wasm),");
+    md.push("then all start at the same wall-clock instant; rate = all lines / (last finish − first start), in lines per second.");
+    md.push("**bare**: open with O_APPEND, write the 1 KiB line, (fdatasync,) close — `fs.appendFileSync`'s system calls.");
+    md.push("**appendLine()**: the writer (plugin/writer.js) appending the same line: in a burst it keeps its descriptor and");
+    md.push("checks it with an fstat before the write (still the file to append to? the size, for the torn-tail check and");
+    md.push("rotation) and one after (deleted underneath? another writer's torn line just before ours?). **record()**: the");
+    md.push("whole pipeline on the 1 KiB entry — the writer plus the wasm core (parse, stamp, id, redaction) and the git facts");
+    md.push("(two fstats of HEAD and the branch ref) — for comparison; its cost against a bare append is issue 2's target.");
+    md.push("Every run is checked for the right line count.", "");
+    for (const [label, sync, count] of [["no sync", false, n], ["fdatasync after each append", true, Math.ceil(n / 4)]]) {
+      md.push(`${label}:`, "");
+      md.push("| runtime | P | bare | appendLine() | ratio | record() | ratio |", "|---|---|---|---|---|---|---|");
+      const tag = sync ? "sync" : "nosync";
+      for (const [name, rt] of rts) {
+        for (const p of [1, 2, 4, 8]) {
+          const b = await throughput(rt, `bare-${tag}`, p, count);
+          const a = await throughput(rt, `append-${tag}`, p, count);
+          const r = await throughput(rt, `record-${tag}`, p, count);
+          md.push(`| ${name} | ${p} | ${b.toFixed(0)} | ${a.toFixed(0)} | ${(b / a).toFixed(2)}× slower | ${r.toFixed(0)} | ${(b / r).toFixed(2)}× slower |`);
+        }
+      }
+      md.push("");
     }
+    md.push(`Target (issue 5): appends within 2× the bare appends without sync. This machine has ${os.cpus().length} cores: beyond that, processes share CPUs.`, "");
   }
-  md.push("", `Target (issue 5): within 2× the bare appends without sync. This machine has ${os.cpus().length} cores: beyond that, processes share CPUs.`, "");
 
   // 6. rotation
-  md.push("### Rotation cost", "");
-  md.push("`appendLine()` of a 1 KiB line with `maxBytes` 64 KiB (a rotation every ~63 appends), no sync: appends that rotated");
-  md.push("(lock file create/write/close, lstat, archive-name lstat, rename, unlock, reopen) against those that did not.", "");
-  md.push("| runtime | rotating append median | p90 | plain append median | p90 | rotations |", "|---|---|---|---|---|---|");
-  for (const [name, rt] of rts) {
-    const r = runPart(rt, ["rotation"]);
-    md.push(`| ${name} | ${us(r.rotating.median)} | ${us(r.rotating.p90)} | ${us(r.plain.median)} | ${us(r.plain.p90)} | ${r.rotating.n} |`);
+  if (want("rotation")) {
+    md.push("### Rotation cost", "");
+    md.push("`appendLine()` of a 1 KiB line with `maxBytes` 64 KiB (a rotation every ~63 appends), no sync: appends that rotated");
+    md.push("(lock file create/write/close, lstat, archive-name lstat, rename, unlock, reopen) against those that did not.", "");
+    md.push("| runtime | rotating append median | p90 | plain append median | p90 | rotations |", "|---|---|---|---|---|---|");
+    for (const [name, rt] of rts) {
+      const r = runPart(rt, ["rotation"]);
+      md.push(`| ${name} | ${us(r.rotating.median)} | ${us(r.rotating.p90)} | ${us(r.plain.median)} | ${us(r.plain.p90)} | ${r.rotating.n} |`);
+    }
+    md.push("");
   }
-  md.push("");
 
   // durability decision
   const node = inproc[rts[0][0]];
-  md.push("### Durability decision", "");
-  md.push(
-    `fdatasync after every append is the default: it adds about ${us(node.sync.record.median - node.nosync.record.median)} µs per entry here`,
-    "(Node, median), invisible next to an agent's turn, and it keeps recorded entries across a power loss. Set",
-    "`AI_RECORDINGS_SYNC=0` (or `sync: false`) to skip it where that matters, e.g. very chatty automatic capture.",
-    "",
-  );
-  writeSection(md.join("\n"));
+  if (node) {
+    md.push("### Durability decision", "");
+    md.push(
+      `fdatasync after every append is the default: it adds about ${us(node.sync.record.median - node.nosync.record.median)} µs per entry here`,
+      "(Node, median), invisible next to an agent's turn, and it keeps recorded entries across a power loss. Set",
+      "`AI_RECORDINGS_SYNC=0` (or `sync: false`) to skip it where that matters, e.g. very chatty automatic capture.",
+      "",
+    );
+  }
+  if (!ONLY) writeSection(md.join("\n"));
   process.stdout.write(md.join("\n") + "\n");
 }
 
