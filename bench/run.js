@@ -213,7 +213,7 @@ function cliTimes(runs) {
   const d = tmp("bench-cli-");
   const f = path.join(d, "r.jsonl");
   const env = { ...process.env, AI_RECORDINGS_FILE: f, XDG_STATE_HOME: path.join(d, "state"), HOME: d };
-  const cli = path.join(ROOT, "plugin", "cli.js");
+  const cli = path.join(ROOT, "plugin", "record.cjs");
   const bare = `require("fs").appendFileSync(${JSON.stringify(f)}, process.argv[1] + "\\n")`;
   const a = [];
   const b = [];
@@ -288,8 +288,9 @@ async function main() {
   if (want("load")) {
     md.push("### Module load", "");
     const loadRuns = QUICK ? 5 : 15;
-    md.push(`\`await import("plugin/recorder.js")\` in a fresh process (loads the generated bindings, reads and instantiates the`);
-    md.push(`.wasm synchronously, git/writer modules), then the first \`record()\` (builds the core Recorder: redaction rules).`);
+    md.push(`\`await import("plugin/recorder.js")\` in a fresh process (the ES modules: generated bindings, core, git facts,`);
+    md.push(`writer), then the first \`record()\` (reads, compiles and instantiates the .wasm, builds the core Recorder, and`);
+    md.push("V8 compiles the wasm functions the first entry runs).");
     md.push(`Median of ${loadRuns} fresh processes.`, "");
     md.push("| runtime | import (ms) | first record() (ms) |", "|---|---|---|");
     for (const [name, rt] of rts) {
@@ -311,7 +312,7 @@ async function main() {
     const cliRuns = QUICK ? 10 : 40;
     const c = cliTimes(cliRuns);
     md.push("### CLI: whole process", "");
-    md.push(`\`node plugin/cli.js '<1 KiB entry>'\` against \`node -e 'require("fs").appendFileSync(file, argv[1] + "\\n")'\` with the same`);
+    md.push(`\`node plugin/record.cjs '<1 KiB entry>'\` (the installed \`record\` command) against \`node -e 'require("fs").appendFileSync(file, argv[1] + "\\n")'\` with the same`);
     md.push(`entry, ${cliRuns} runs each, alternated, wall time from spawn to exit (spawnSync), Node ${process.versions.node}. The CLI syncs (the default).`, "");
     md.push("| | median (ms) | p90 (ms) |", "|---|---|---|");
     md.push(`| record CLI | ${ms(c.cli.median)} | ${ms(c.cli.p90)} |`);

@@ -6,7 +6,7 @@
 // Recording always exits 0 (a recording must never fail the caller's task); only a pure usage error where no
 // entry text was given exits 2. Imports are lazy so that `--help` and usage errors never load the wasm.
 
-import { fs, isatty, path } from "./builtins.js";
+import { fs, importSibling, isatty, isMainModule, path } from "./builtins.js";
 
 const HELP = `record - append an observation to your AI recordings file (JSONL), never rejecting it
 
@@ -92,14 +92,15 @@ Examples:
 // option, or the one word `show`/`hook` take). Otherwise the words are an entry ("record read the docs first"),
 // recorded as text, so a note that happens to start with a subcommand name is never lost. Each loads its module
 // lazily (plain `record TEXT` never loads them) and returns its exit status; unlike recording, they may fail.
-const commands = (name) => (args) => import("./commands.js").then((m) => m.COMMANDS[name](args, {}));
+// (commands.js and mcp.js stay separate ES modules, imported when used; hook.js is part of the CLI bundle.)
+const commands = (name) => (args) => importSibling("./commands.js").then((m) => m.COMMANDS[name](args, {}));
 const SUBCOMMANDS = {
   read: commands("read"),
   sessions: commands("sessions"),
   show: commands("show"),
   md: commands("md"),
   doctor: commands("doctor"),
-  mcp: (args) => import("./mcp.js").then((m) => m.runMcp({ args })),
+  mcp: (args) => importSibling("./mcp.js").then((m) => m.runMcp({ args })),
   hook: (args) => import("./hook.js").then((m) => m.runHookArgs(args)),
 };
 // Subcommands that take one plain word (an eid; a host name).
@@ -234,8 +235,7 @@ async function main(args) {
   for (const n of parsed.notes) say(2, `record: ${n}\n`);
   if (parsed.usageError) say(2, `record: ${parsed.usageError} (ignored; recording anyway)\n`);
 
-  // The recording path bundled into one module by scripts/build.sh (same code as ./recorder.js; one file to load).
-  const rec = await import("./recorder.bundle.js");
+  const rec = await import("./recorder.js");
   let status;
   if (noText) {
     if (stdinIsTTY()) say(2, "record: reading the entry from standard input; end it with Ctrl-D\n");
@@ -280,20 +280,27 @@ async function argvAsTyped() {
   return args;
 }
 
-let code = 0;
-try {
-  code = await main(await argvAsTyped());
-} catch (e) {
-  // Not expected (record() never throws); still, recording must not fail the caller.
+/** Runs the command with this process's arguments and sets the exit status. Never rejects. */
+export async function runCli() {
+  let code = 0;
   try {
-    process.stderr.write(`record: not recorded: internal error: ${e && e.stack ? e.stack : e}\n`);
-    if (process.argv.includes("--json")) {
-      const reason = `EINTERNAL: ${e && e.message ? e.message : e}`;
-      process.stdout.write(JSON.stringify({ status: "skipped", file: null, eid: null, reason }) + "\n");
+    code = await main(await argvAsTyped());
+  } catch (e) {
+    // Not expected (record() never throws); still, recording must not fail the caller.
+    try {
+      process.stderr.write(`record: not recorded: internal error: ${e && e.stack ? e.stack : e}\n`);
+      if (process.argv.includes("--json")) {
+        const reason = `EINTERNAL: ${e && e.message ? e.message : e}`;
+        process.stdout.write(JSON.stringify({ status: "skipped", file: null, eid: null, reason }) + "\n");
+      }
+    } catch {
+      // nothing
     }
-  } catch {
-    // nothing
+    code = 0;
   }
-  code = 0;
+  process.exitCode = code;
 }
-process.exitCode = code;
+
+// `node plugin/cli.js ...` runs the ES modules as they are; the `record` command (plugin/record.cjs) runs the
+// same code from the CommonJS bundle scripts/build.sh makes of this module.
+if (isMainModule(import.meta.url)) runCli();

@@ -1,9 +1,9 @@
-// Loads the wasm core (plugin/wasm/, built by scripts/build.sh) synchronously and wraps its Recorder so that
+// Loads the wasm core (plugin/wasm/, built by scripts/build.sh) synchronously on first use and wraps its Recorder so that
 // no call can lose an input or throw into the host:
 //  * a trap (WebAssembly.RuntimeError: a Rust panic under panic=abort, or running out of memory) resets the
 //    whole instance with the generated __wbg_reset_state() (wasm-bindgen --experimental-reset-state-function),
 //    rebuilds the Recorder and retries once;
-//  * if that fails too, or the core could not be loaded at all, a quarantine line is built here in JS, with the
+//  * if that fails too, or the .wasm could not be read or compiled, a quarantine line is built here in JS, with the
 //    input kept verbatim (raw) or, for bytes, losslessly (raw_b64), so the input is never lost. That line is
 //    NOT redacted (redaction lives only in the core) and says so with "unredacted": true;
 //  * wasm linear memory never shrinks (../shared/TOOLCHAIN.md: one 100 MB entry grew it to ~900 MB), so after
@@ -11,6 +11,7 @@
 // The contract of the generated Recorder is plugin/core.d.ts.
 
 import { fs } from "./builtins.js";
+import * as glue from "./wasm/recordings_core.js";
 
 /** Inputs above this reset the instance after use (8 MiB: a typical entry is ~1 KiB; the core's peak memory is
  *  a small multiple of the input, see TOOLCHAIN.md). */
@@ -18,9 +19,10 @@ export const RESET_AFTER_BYTES = 8 * 1024 * 1024;
 /** Memory above this after any call resets the instance (bounds what many medium inputs can leave behind). */
 export const RESET_ABOVE_MEMORY = 256 * 1024 * 1024;
 
-let gen = null; // the generated bindings module
+let gen = null; // the generated bindings, once the instance is up
 let exportsOf = null; // the instance's exports (for memory size)
 let loadError = null;
+let loadTried = false;
 let generation = 0; // bumped by every reset; wrappers rebuild their Recorder when it changes
 
 /** The core's random bytes (entry ids), read from /dev/urandom. Throwing (no such device, e.g. on Windows)
@@ -40,18 +42,26 @@ function urandom(buf) {
   }
 }
 
-try {
-  gen = await import("./wasm/recordings_core.js");
-  const bytes = fs.readFileSync(new URL("./wasm/recordings_core_bg.wasm", import.meta.url));
-  exportsOf = gen.initSync({ module: bytes });
-  gen.setRandomSource(urandom);
-} catch (e) {
-  gen = null;
-  loadError = e;
+/** Reads, compiles and instantiates the .wasm, once, on first use (not at import: a process that records
+ *  nothing never pays the ~3 ms compile). Returns the bindings, or null when the core cannot load. */
+function loadCore() {
+  if (loadTried) return gen;
+  loadTried = true;
+  try {
+    const bytes = fs.readFileSync(new URL("./wasm/recordings_core_bg.wasm", import.meta.url));
+    exportsOf = glue.initSync({ module: bytes });
+    glue.setRandomSource(urandom);
+    gen = glue;
+  } catch (e) {
+    gen = null;
+    loadError = e;
+  }
+  return gen;
 }
 
-/** Why the core is unavailable, or null when it loaded. */
+/** Why the core is unavailable, or null when it loaded (loading it first if nothing has yet). */
 export function coreLoadError() {
+  loadCore();
   return loadError ? String(loadError && loadError.message ? loadError.message : loadError) : null;
 }
 
@@ -167,7 +177,7 @@ export class Core {
 
   /** The live generated Recorder, rebuilt after a reset. Throws only if the core is unavailable. */
   #recorder() {
-    if (!gen) throw new Error(`core unavailable: ${coreLoadError()}`);
+    if (!loadCore()) throw new Error(`core unavailable: ${coreLoadError()}`);
     if (!this.inner || this.innerGeneration !== generation) {
       this.inner = new gen.Recorder(this.options);
       this.innerGeneration = generation;
@@ -202,7 +212,7 @@ export class Core {
 
   setContext(context) {
     this.context = context;
-    if (!gen) return;
+    if (!loadCore()) return;
     // Applied lazily to a rebuilt Recorder too (see #recorder).
     this.#guard((r) => r.setContext(context), 0);
   }

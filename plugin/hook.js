@@ -422,8 +422,7 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
       say("nothing to record");
       return 0;
     }
-    // The recording path bundled into one module by scripts/build.sh (./recorder.js and its imports).
-    const rec = record ?? (await import("./recorder.bundle.js")).record;
+    const rec = record ?? (await import("./recorder.js")).record;
     const base = { capture: "auto", env, stamps: { client: host } };
     if (fileFlag) base.file = fileFlag;
     else if (opts.file) base.file = opts.file;

@@ -13,7 +13,7 @@ git -C "$demo" remote add origin https://example.com/acme/widgets.git
 git -C "$demo" -c user.name=demo -c user.email=demo@example.com commit -q --allow-empty -m "first"
 export AI_RECORDINGS_FILE="$demo/recordings/ai_recordings.jsonl"
 export XDG_STATE_HOME="$demo/state"
-record() { (cd "$demo" && node "$root/plugin/cli.js" --json --session demo-session "$@"); }
+record() { (cd "$demo" && node "$root/plugin/record.cjs" --json --session demo-session "$@"); }
 
 echo "# recording into $AI_RECORDINGS_FILE"
 record -- '{"category": "tool lied", "finding": "npm test printed ok but ran 0 suites", "sentiment": {"irritation": 0.7}, "n": 1.0}'

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { startMock } from "./mock-llm.js";
 import { makeSandbox, runOpencode, cleanup, warmUp, REPO, OPENCODE } from "./harness.js";
 
-const CLI = path.join(REPO, "plugin/cli.js");
+const CLI = path.join(REPO, "plugin/record.cjs"); // the `record` command as installed (package.json "bin")
 const ENV = { NPM_CONFIG_UPDATE_NOTIFIER: "false", NO_COLOR: "1" };
 let mock;
 const sandboxes = [];

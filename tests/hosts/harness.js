@@ -12,16 +12,8 @@ import { runProcess } from "../js/helpers.js";
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const CLAUDE = path.join(REPO, "node_modules/.bin/claude");
 export const CODEX = path.join(REPO, "node_modules/.bin/codex");
-const CLI = path.join(REPO, "plugin/cli.js");
-
-/** Whether plugin/cli.js already dispatches `record hook` / `record mcp` (the lead wires them in). */
-function cliHas(sub) {
-  try {
-    return new RegExp(`^\\s*${sub}\\s*:`, "m").test(fs.readFileSync(CLI, "utf8"));
-  } catch {
-    return false;
-  }
-}
+/** The `record` command as installed (package.json "bin"). */
+const CLI = path.join(REPO, "plugin/record.cjs");
 
 /** A code block of docs/hosts.md, marked `<!-- snippet: NAME -->` on the line before its fence. The tests write
  *  the hosts' configuration from these blocks, so the documented snippets are the tested ones. */
@@ -34,22 +26,13 @@ export function docSnippet(name) {
 
 /**
  * A directory holding a `record` command, to put first on PATH, so the documented configurations (which say
- * `record hook claude-code`, `record mcp`) run as written. It runs this checkout's CLI under the runtime running
- * the tests; until the CLI dispatches `hook`/`mcp`, those two go to their modules (the same arguments).
+ * `record hook claude-code`, `record mcp`) run as written: this checkout's `record` under the runtime running
+ * the tests.
  */
 export function recordShim(dir) {
   const bin = path.join(dir, "bin");
   fs.mkdirSync(bin, { recursive: true });
-  const rt = shellQuote(process.execPath);
-  const cli = shellQuote(CLI);
-  const direct = ["hook", "mcp"].filter((sub) => !cliHas(sub));
-  const lines = ["#!/bin/sh"];
-  if (direct.length) {
-    lines.push(`case "$1" in`);
-    lines.push(`  ${direct.join("|")}) sub="$1"; shift; exec ${rt} ${shellQuote(path.join(REPO, "plugin"))}/"$sub".js "$@" ;;`);
-    lines.push("esac");
-  }
-  lines.push(`exec ${rt} ${cli} "$@"`);
+  const lines = ["#!/bin/sh", `exec ${shellQuote(process.execPath)} ${shellQuote(CLI)} "$@"`];
   fs.writeFileSync(path.join(bin, "record"), lines.join("\n") + "\n", { mode: 0o755 });
   return bin;
 }

@@ -7,6 +7,8 @@ import * as path from "node:path";
 import { segments } from "../../plugin/writer.js";
 import { tmpdir, isolatedEnv, runCli, lines, entries, rawMembers, containsInOrder, git, gitRepo, spawnSync, RUNTIME, CLI } from "./helpers.js";
 
+const PLUGIN = path.dirname(CLI);
+
 function setup(extraEnv = {}) {
   const d = fs.realpathSync(tmpdir("rec-cli-"));
   const file = path.join(d, "out", "rec.jsonl");
@@ -299,16 +301,15 @@ test("subcommands run only when followed by their arguments; otherwise the words
 
 test("without a loadable core the entry is still kept, whole, in quarantine (JS fallback line)", () => {
   const { d, env } = setup();
-  // A copy of the JS edge with no wasm/ beside it: the core cannot load.
+  // A copy of the `record` command (launcher and bundle) with no wasm/ beside it: the core cannot load.
   const plugin = path.join(d, "plugin-without-wasm");
   fs.mkdirSync(plugin);
-  // (the CLI loads the recording path as one bundle, scripts/build.sh)
-  for (const f of ["cli.js", "builtins.js", "recorder.bundle.js"]) {
-    fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(plugin, f));
+  for (const f of ["record.cjs", "cli.bundle.cjs", "cli.bundle.cache"]) {
+    fs.copyFileSync(path.join(PLUGIN, f), path.join(plugin, f));
   }
   const file = path.join(d, "nocore.jsonl");
   const text = '{"note": "kept even so", "n": 1.0}';
-  const r = spawnSync(RUNTIME, [path.join(plugin, "cli.js"), "--json", "--file", file, text], { env, encoding: "utf8" });
+  const r = spawnSync(RUNTIME, [path.join(plugin, "record.cjs"), "--json", "--file", file, text], { env, encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.status, "quarantined");
@@ -322,20 +323,74 @@ test("without a loadable core the entry is still kept, whole, in quarantine (JS 
 
 test("an edge that cannot even load still tells the caller: skipped with the reason, exit 0", () => {
   const { d, env } = setup();
-  // A broken install: the recorder's own module (the bundle) is missing, so nothing can be recorded.
+  // A broken install: the launcher alone, with neither the bundle nor the ES modules beside it.
   const plugin = path.join(d, "plugin-broken");
   fs.mkdirSync(plugin);
-  for (const f of ["cli.js", "builtins.js"]) {
-    fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(plugin, f));
-  }
+  fs.copyFileSync(path.join(PLUGIN, "record.cjs"), path.join(plugin, "record.cjs"));
   const file = path.join(d, "broken.jsonl");
-  const r = spawnSync(RUNTIME, [path.join(plugin, "cli.js"), "--json", "--file", file, "lost?"], { env, encoding: "utf8" });
+  const r = spawnSync(RUNTIME, [path.join(plugin, "record.cjs"), "--json", "--file", file, "lost?"], { env, encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.status, "skipped");
-  assert.match(out.reason, /^EINTERNAL: .*recorder\.bundle\.js/);
-  assert.match(r.stderr, /record: not recorded: internal error/);
+  assert.match(out.reason, /^EINTERNAL: the record command cannot load: .*cli\.js/);
+  assert.match(r.stderr, /record: not recorded: EINTERNAL/);
   assert.equal(fs.existsSync(file), false);
+});
+
+/** A copy of plugin/ (wasm included) in which `change(dir)` then breaks or removes parts of the launch path. */
+function pluginCopy(d, name, change) {
+  const plugin = path.join(d, name);
+  fs.cpSync(PLUGIN, plugin, { recursive: true });
+  change(plugin);
+  return plugin;
+}
+
+test("the launcher: without the bundle, or with a damaged one, the ES modules record the same entry", () => {
+  const { d, env } = setup();
+  const variants = {
+    "no bundle": (p) => fs.rmSync(path.join(p, "cli.bundle.cjs")),
+    "damaged bundle": (p) => fs.writeFileSync(path.join(p, "cli.bundle.cjs"), "this is { not JavaScript"),
+    "bundle that throws": (p) => fs.writeFileSync(path.join(p, "cli.bundle.cjs"), 'throw new Error("half-written");'),
+  };
+  for (const [name, change] of Object.entries(variants)) {
+    const plugin = pluginCopy(d, name.replace(/ /g, "-"), change);
+    const file = path.join(d, `${name.replace(/ /g, "-")}.jsonl`);
+    const r = spawnSync(RUNTIME, [path.join(plugin, "record.cjs"), "--json", "--file", file, `{"note":"${name}"}`], { env, encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).status, "recorded", name);
+    assert.deepEqual(entries(file).map((e) => [e.note, e.capture]), [[name, "cli"]], name);
+  }
+});
+
+test("the launcher's code cache: used as built; a rejected or missing one is said (debug) and changes nothing", { skip: !!process.versions.bun }, () => {
+  const { d, env } = setup();
+  const debugEnv = { ...env, AI_RECORDINGS_DEBUG: "1" };
+  const run = (plugin, note) => {
+    const file = path.join(d, "cache.jsonl");
+    const r = spawnSync(RUNTIME, [path.join(plugin, "record.cjs"), "--json", "--file", file, `{"note":"${note}"}`], { env: debugEnv, encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).status, "recorded", note);
+    assert.equal(entries(file).at(-1).note, note);
+    return r.stderr;
+  };
+  // As built (scripts/build.sh trains it with this Node): accepted, so nothing is said.
+  assert.doesNotMatch(run(PLUGIN, "built"), /code cache/);
+  const garbage = pluginCopy(d, "garbage-cache", (p) => fs.writeFileSync(path.join(p, "cli.bundle.cache"), Buffer.alloc(4096, 7)));
+  assert.match(run(garbage, "garbage"), /record: code cache rejected/);
+  const missing = pluginCopy(d, "no-cache", (p) => fs.rmSync(path.join(p, "cli.bundle.cache")));
+  assert.match(run(missing, "missing"), /record: code cache missing/);
+});
+
+test("`node plugin/cli.js` (the ES modules, unbundled) is the same command", () => {
+  const { file, q, env } = setup();
+  const r = spawnSync(RUNTIME, [path.join(PLUGIN, "cli.js"), "--json", '{"note":"via the ES modules"}'], { env, encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).status, "recorded");
+  const hook = spawnSync(RUNTIME, [path.join(PLUGIN, "cli.js"), "hook", "claude-code"], { env, encoding: "utf8", input: '{"hook_event_name": "PostToolUse", broken' });
+  assert.equal(hook.status, 0, hook.stderr);
+  assert.equal(hook.stdout, "");
+  assert.deepEqual(entries(file).map((e) => e.note), ["via the ES modules"]);
+  assert.equal(lines(q).length, 1); // the broken payload, kept verbatim
 });
 
 test("a one-entry CLI process loads neither WebCrypto nor the streams stack (Node)", { skip: !!process.versions.bun }, () => {

@@ -8,7 +8,8 @@ import { spawnSync, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const CLI = path.join(ROOT, "plugin", "cli.js");
+/** The `record` command as installed (package.json "bin"): the CommonJS launcher of the CLI bundle. */
+export const CLI = path.join(ROOT, "plugin", "record.cjs");
 export const RUNTIME = process.execPath;
 export const IS_BUN = typeof globalThis.Bun !== "undefined";
 

@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// The `record` command (package.json "bin"): starts plugin/cli.js's code as fast as Node can.
+//
+// Hooks run serially in the host's turn and an agent calls `record` mid-task, so the start of this process is
+// the cost users feel. Two things make it cheaper than `node plugin/cli.js`, measured in BENCHMARKS.md:
+//  * this file is CommonJS: Node 20 starts an ES-module entry through its ESM loader, which costs several
+//    milliseconds before the first line runs; a CommonJS entry does not;
+//  * the CLI, hook mode and the recording path are one CommonJS bundle, plugin/cli.bundle.cjs (built by
+//    scripts/build.sh with esbuild, not committed), compiled with V8's code cache plugin/cli.bundle.cache
+//    (written by the build from a training run: the functions a hook that writes an entry compiles). A cache
+//    from another Node or V8 version is rejected by V8 and the bundle is simply compiled.
+// The subcommands that are not on the hot path (read, sessions, show, md, doctor, mcp) stay ES modules and are
+// imported when used. Without the bundle (a checkout that was not built) the ES modules run as they are.
+// Bun runs the bundle with require(): it has no use for V8's cache.
+"use strict";
+
+const fs = require("node:fs");
+const path = require("node:path");
+
+const BUNDLE = path.join(__dirname, "cli.bundle.cjs");
+const CACHE = path.join(__dirname, "cli.bundle.cache");
+
+/** import() resolved against this file, for the bundle: code run by vm.Script has no dynamic-import loader. */
+const importSibling = (spec) => import(spec);
+
+/** The bundle's exports, or null when there is no bundle. Writes the code cache at exit when the build asks
+ *  for it (env AI_RECORDINGS_CODE_CACHE_OUT=<path>); says on stderr when the cache was missing or rejected
+ *  (AI_RECORDINGS_DEBUG=1). */
+function loadBundle() {
+  let source;
+  try {
+    source = fs.readFileSync(BUNDLE, "utf8");
+  } catch {
+    return null;
+  }
+  if (process.versions.bun) return require(BUNDLE);
+  const vm = require("node:vm");
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(CACHE);
+  } catch {
+    cachedData = undefined;
+  }
+  // As Node's own CommonJS wrapper does: a leading "#!" line (esbuild keeps cli.js's) is not JavaScript.
+  if (source.startsWith("#!")) source = "//" + source.slice(2);
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __recordImport) {${source}\n})`;
+  const script = new vm.Script(wrapped, { filename: BUNDLE, cachedData });
+  if (script.cachedDataRejected !== false && process.env.AI_RECORDINGS_DEBUG === "1") {
+    process.stderr.write(`record: code cache ${cachedData ? "rejected (another Node or V8, or a stale build)" : "missing"}: ${CACHE}\n`);
+  }
+  const mod = { exports: {} };
+  script.runInThisContext()(mod.exports, require, mod, BUNDLE, __dirname, importSibling);
+  const out = process.env.AI_RECORDINGS_CODE_CACHE_OUT;
+  if (out) process.once("exit", () => fs.writeFileSync(out, script.createCachedData()));
+  return mod.exports;
+}
+
+/** The last resort when neither the bundle nor the ES modules load (a broken install): say so, exit 0. */
+function cannotLoad(e) {
+  const reason = `EINTERNAL: the record command cannot load: ${e && e.message ? e.message : e}`;
+  try {
+    process.stderr.write(`record: not recorded: ${reason}\n`);
+    if (process.argv.includes("--json")) {
+      process.stdout.write(JSON.stringify({ status: "skipped", file: null, eid: null, reason }) + "\n");
+    }
+  } catch {
+    // nothing more to do
+  }
+  process.exitCode = 0;
+}
+
+let cli = null;
+try {
+  cli = loadBundle();
+} catch {
+  cli = null; // a damaged bundle: the ES modules below
+}
+(cli ? Promise.resolve(cli) : import("./cli.js")).then((m) => m.runCli()).catch(cannotLoad);
