@@ -386,8 +386,10 @@ impl<'a> Scanner<'a> {
                 blk.move_to(b, i & !63);
             }
             let bit = 1u64 << (i - blk.base);
-            if i == kfrom && blk.m.word & bit != 0 {
-                // A resume point inside a word (or at one): the byte loop starts a run wherever it stands.
+            if i == kfrom && blk.m.word & bit != 0 && i > 0 && is_word(b[i - 1]) {
+                // A resume point inside a word run: the byte loop starts a run wherever it stands. At the start of a
+                // run (the common case: after `key=`, `: `) nothing is needed here: the events of the block hold what
+                // `word` could act on in that run, and a later stop looks the run up as its key.
                 let e = blk.word_end(b, i);
                 key = (i, e);
                 i = self.word(&blk, i, e);
