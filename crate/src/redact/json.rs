@@ -205,7 +205,12 @@ fn decode(raw: &str, s: usize, mut j: usize, dec: &mut Decoded) -> (usize, usize
     loop {
         // b[j] is a backslash.
         let (len, n) = escape(raw, j, &mut out[o..]);
-        dec.escs.push(Esc { dec: o as u32, raw: (j - s) as u32, dec_end: (o + n) as u32, raw_end: (j + len - s) as u32 });
+        dec.escs.push(Esc {
+            dec: o as u32,
+            raw: (j - s) as u32,
+            dec_end: (o + n) as u32,
+            raw_end: (j + len - s) as u32,
+        });
         j += len;
         o += n;
         // The plain bytes up to the next `"` or `\`.
