@@ -41,17 +41,16 @@ pub fn walk(
     let n = b.len();
     let mut stack: Vec<Frame> = Vec::new();
     let mut edits: Vec<Edit> = Vec::new();
-    let mut decoded = String::new();
-    let mut escs: Vec<Esc> = Vec::new();
+    let mut dec = Decoded::default();
     let mut i = 0;
     while i < n {
         match b[i] {
             b'"' => {
                 // One pass finds the end and, when there are escapes, decodes; otherwise the raw content is the text.
-                let (cs, ce, next, has_escape) = read_string(raw, i, &mut decoded, &mut escs);
+                let (cs, ce, next, has_escape) = read_string(raw, i, &mut dec);
                 let content = &raw[cs..ce];
                 let is_key = matches!(stack.last(), Some(Frame::Obj { want_key: true, .. }));
-                let text: &str = if has_escape { &decoded } else { content };
+                let text: &str = if has_escape { dec.text() } else { content };
                 let kc = if is_key {
                     None
                 } else {
@@ -68,7 +67,7 @@ pub fn walk(
                 };
                 let mut seg = if is_key { Some(KeySeg::Raw(cs, ce)) } else { None };
                 if !spans.is_empty() {
-                    let at = |d: usize| cs + if has_escape { raw_offset(&escs, d) } else { d };
+                    let at = |d: usize| cs + if has_escape { raw_offset(&dec.escs, d) } else { d };
                     let ranges: Vec<(usize, usize)> = spans.iter().map(|f| (at(f.start), at(f.end))).collect();
                     if is_key {
                         seg = Some(KeySeg::Owned(redacted_copy(raw, cs, ce, &spans, &ranges)));
@@ -141,53 +140,130 @@ fn whole_value(text: &str, kc: KeyClass, allowed: &dyn Fn(&str) -> bool) -> Opti
     (!allowed(&text[found.start..found.end])).then_some(found)
 }
 
+/// The decoded content of the last string read that had escapes (see [`read_string`]), and its escapes. The
+/// buffer is kept from one string to the next.
+#[derive(Default)]
+struct Decoded {
+    /// Bytes `..len` are the content; the bytes after them are room that the 16-byte copies below write into.
+    buf: Vec<u8>,
+    len: usize,
+    escs: Vec<Esc>,
+}
+
+impl Decoded {
+    fn text(&self) -> &str {
+        debug_assert!(std::str::from_utf8(&self.buf[..self.len]).is_ok());
+        // SAFETY: `read_string` fills `..len` with runs of the input (a `&str`) cut only before a `"` or `\`
+        // (ASCII, so on character boundaries) and with the characters escapes decode to (see `escape`).
+        unsafe { std::str::from_utf8_unchecked(&self.buf[..self.len]) }
+    }
+}
+
 /// Reads the string literal opening at `i` in one pass: returns the content start, the content end, the index
 /// after the closing quote (or the end of input when unterminated), and whether the content has escapes. When it
-/// has, `out` holds the decoded content and `escs` one record per escape (between escapes, decoded and raw
-/// offsets advance together); otherwise both are left as they were.
+/// has, `dec` holds the decoded content and one record per escape (between escapes, decoded and raw offsets
+/// advance together); otherwise it is left as it was.
 ///
 /// An escape never reaches past the content: `\uXXXX` takes hex digits, which are never a quote, and a backslash
 /// before the closing quote would have escaped it, so decoding against the whole input reads what decoding the
 /// content alone would.
-fn read_string(raw: &str, i: usize, out: &mut String, escs: &mut Vec<Esc>) -> (usize, usize, usize, bool) {
+///
+/// Decoding copies sixteen bytes at a time and then looks where the first `"` or `\` among them is: log text
+/// has an escape every few dozen bytes (`\n`, `\"`), and copying each run between escapes on its own cost more
+/// than the scan that follows. Decoding never lengthens the content (an escape decodes to at most as many bytes
+/// as it takes), so a buffer of the rest of the input plus sixteen bytes is always room enough.
+fn read_string(raw: &str, i: usize, dec: &mut Decoded) -> (usize, usize, usize, bool) {
     let b = raw.as_bytes();
     let s = i + 1;
-    let mut j = s;
-    // Raw offset up to which the content has been copied into `out`; `None` until the first escape.
-    let mut copied: Option<usize> = None;
+    let j = quote_or_backslash(b, s);
+    if j >= b.len() || b[j] == b'"' {
+        // No escape (the common case: the raw content is the text). Unterminated (not valid JSON): the content
+        // runs to the end of the input.
+        return if j >= b.len() { (s, b.len(), b.len(), false) } else { (s, j, j + 1, false) };
+    }
+    let room = b.len() - s + 16;
+    if dec.buf.len() < room {
+        // Within one walk the rest of the input only shrinks, so this happens once per walk.
+        dec.buf.resize(room, 0);
+    }
+    dec.escs.clear();
+    dec.buf[..j - s].copy_from_slice(&b[s..j]);
+    let (j, o) = decode(raw, s, j, dec);
+    dec.len = o;
+    let (ce, next) = if j >= b.len() { (b.len(), b.len()) } else { (j, j + 1) };
+    (s, ce, next, true)
+}
+
+/// The rest of [`read_string`]: decodes from the escape at `j` (decoded content so far: `o = j - s` bytes) to the
+/// closing quote or the end of the input; returns where it stopped and the decoded length. Compiled with simd128 on
+/// wasm so that the 16-byte copies and tests below are inlined into the loop as vector instructions.
+#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+fn decode(raw: &str, s: usize, mut j: usize, dec: &mut Decoded) -> (usize, usize) {
+    let b = raw.as_bytes();
+    let out = &mut dec.buf[..];
+    let mut o = j - s;
     loop {
-        j = quote_or_backslash(b, j);
-        if j >= b.len() || b[j] == b'"' {
-            // The closing quote, or unterminated (not valid JSON): the content runs to the end of the input.
-            let (ce, next) = if j >= b.len() { (b.len(), b.len()) } else { (j, j + 1) };
-            if let Some(c) = copied {
-                out.push_str(&raw[c..ce]);
-            }
-            return (s, ce, next, copied.is_some());
-        }
-        let c = match copied {
-            Some(c) => c,
-            None => {
-                out.clear();
-                escs.clear();
-                // The content is at most the rest of the input: one allocation instead of growing a large buffer by
-                // doubling (each step a copy); the buffer is kept from one string to the next.
-                out.reserve(b.len() - s);
-                s
-            }
-        };
-        out.push_str(&raw[c..j]);
-        let dec = out.len();
-        let len = escape(raw, j, out);
-        escs.push(Esc {
-            dec: dec as u32,
+        // b[j] is a backslash.
+        let (len, n) = escape(raw, j, &mut out[o..]);
+        dec.escs.push(Esc {
+            dec: o as u32,
             raw: (j - s) as u32,
-            dec_end: out.len() as u32,
+            dec_end: (o + n) as u32,
             raw_end: (j + len - s) as u32,
         });
         j += len;
-        copied = Some(j);
+        o += n;
+        // The plain bytes up to the next `"` or `\`.
+        loop {
+            let src = b.get(j..j + 16).and_then(|c| <&[u8; 16]>::try_from(c).ok());
+            let dst = out.get_mut(o..o + 16).and_then(|c| <&mut [u8; 16]>::try_from(c).ok());
+            let (Some(src), Some(dst)) = (src, dst) else {
+                let e = quote_or_backslash_swar(b, j);
+                out[o..o + (e - j)].copy_from_slice(&b[j..e]);
+                o += e - j;
+                j = e;
+                break;
+            };
+            *dst = *src;
+            let special = quotes_or_backslashes16(src);
+            if special == 0 {
+                j += 16;
+                o += 16;
+                continue;
+            }
+            let k = special.trailing_zeros() as usize;
+            j += k;
+            o += k;
+            break;
+        }
+        if j >= b.len() || b[j] == b'"' {
+            return (j, o);
+        }
     }
+}
+
+/// Bit k: byte k of the chunk is `"` or `\` (wasm simd128).
+#[cfg(target_arch = "wasm32")]
+#[target_feature(enable = "simd128")]
+#[inline]
+fn quotes_or_backslashes16(chunk: &[u8; 16]) -> u32 {
+    use core::arch::wasm32::*;
+    // SAFETY: the chunk holds 16 readable bytes; wasm loads need no alignment.
+    let v = unsafe { v128_load(chunk.as_ptr().cast::<v128>()) };
+    u32::from(u8x16_bitmask(v128_or(i8x16_eq(v, u8x16_splat(b'"')), i8x16_eq(v, u8x16_splat(b'\\')))))
+}
+
+/// The lowest bit of [the wasm version](quotes_or_backslashes16), which is all that is used, eight bytes at a time.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline]
+fn quotes_or_backslashes16(chunk: &[u8; 16]) -> u32 {
+    for (h, c8) in chunk.chunks_exact(8).enumerate() {
+        let hit = flag_quote_or_backslash(u64::from_le_bytes(c8.try_into().unwrap_or([0; 8])));
+        if hit != 0 {
+            return 1 << (8 * h + (hit.trailing_zeros() / 8) as usize);
+        }
+    }
+    0
 }
 
 /// Index of the first `"` or `\` at or after `i` (the length of `b` when there is none), sixteen bytes at a time
@@ -217,13 +293,8 @@ fn quote_or_backslash(b: &[u8], i: usize) -> usize {
 /// (https://graphics.stanford.edu/~seander/bithacks.html#ZeroInWord), whose lowest flagged byte is exact.
 #[inline]
 fn quote_or_backslash_swar(b: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
     while let Some(chunk) = b.get(i..i + 8) {
-        let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        let q = x ^ (ONES * u64::from(b'"'));
-        let s = x ^ (ONES * u64::from(b'\\'));
-        let hit = (q.wrapping_sub(ONES) & !q | s.wrapping_sub(ONES) & !s) & HIGHS;
+        let hit = flag_quote_or_backslash(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
         if hit != 0 {
             return i + (hit.trailing_zeros() / 8) as usize;
         }
@@ -235,6 +306,16 @@ fn quote_or_backslash_swar(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The high bit of each byte of `x` that may be `"` or `\\`; the lowest flagged byte is exact.
+#[inline]
+fn flag_quote_or_backslash(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let q = x ^ (ONES * u64::from(b'"'));
+    let s = x ^ (ONES * u64::from(b'\\'));
+    (q.wrapping_sub(ONES) & !q | s.wrapping_sub(ONES) & !s) & HIGHS
+}
+
 /// One escape sequence: raw `raw..raw_end` (offsets in the content) decoded to `dec..dec_end`.
 #[derive(Clone, Copy)]
 struct Esc {
@@ -244,48 +325,46 @@ struct Esc {
     raw_end: u32,
 }
 
-/// Decodes the escape at `i` (a backslash) into `out`; returns its raw length. Invalid escapes are kept as the
-/// two characters they are.
-fn escape(content: &str, i: usize, out: &mut String) -> usize {
+/// Decodes the escape at `i` (a backslash) into the start of `out`; returns its raw length and the number of bytes
+/// written, never more than the raw length. Invalid escapes are kept as the two characters they are.
+fn escape(content: &str, i: usize, out: &mut [u8]) -> (usize, usize) {
     let b = content.as_bytes();
     let Some(&e) = b.get(i + 1) else {
-        out.push('\\');
-        return 1;
+        out[0] = b'\\';
+        return (1, 1);
     };
     let simple = match e {
-        b'"' => Some('"'),
-        b'\\' => Some('\\'),
-        b'/' => Some('/'),
-        b'b' => Some('\u{8}'),
-        b'f' => Some('\u{c}'),
-        b'n' => Some('\n'),
-        b'r' => Some('\r'),
-        b't' => Some('\t'),
+        b'"' => Some(b'"'),
+        b'\\' => Some(b'\\'),
+        b'/' => Some(b'/'),
+        b'b' => Some(0x08),
+        b'f' => Some(0x0c),
+        b'n' => Some(b'\n'),
+        b'r' => Some(b'\r'),
+        b't' => Some(b'\t'),
         _ => None,
     };
     if let Some(c) = simple {
-        out.push(c);
-        return 2;
+        out[0] = c;
+        return (2, 1);
     }
+    let put = |out: &mut [u8], c: char| c.encode_utf8(out).len();
     if e == b'u' {
         if let Some(hi) = hex4(b, i + 2) {
             if (0xD800..0xDC00).contains(&hi) && b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u') {
                 if let Some(lo) = hex4(b, i + 8) {
                     if (0xDC00..0xE000).contains(&lo) {
                         let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-                        out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
-                        return 12;
+                        return (12, put(out, char::from_u32(cp).unwrap_or('\u{FFFD}')));
                     }
                 }
             }
-            out.push(char::from_u32(hi).unwrap_or('\u{FFFD}'));
-            return 6;
+            return (6, put(out, char::from_u32(hi).unwrap_or('\u{FFFD}')));
         }
     }
-    out.push('\\');
+    out[0] = b'\\';
     let ch = content[i + 1..].chars().next().unwrap_or('\u{FFFD}');
-    out.push(ch);
-    1 + ch.len_utf8()
+    (1 + ch.len_utf8(), 1 + put(&mut out[1..], ch))
 }
 
 /// Raw offset (within the content) of decoded offset `d`. An offset inside an escape's output maps to the
@@ -409,12 +488,55 @@ mod tests {
                     continue;
                 }
                 let dec = out.len();
-                let len = escape(content, k, &mut out);
+                let len = escape_by_chars(content, k, &mut out);
                 escs.push((dec as u32, k as u32, out.len() as u32, (k + len) as u32));
                 k += len;
             }
         }
         ((s, ce, next, escaped), out, escs)
+    }
+
+    /// The escape decoding `escape` replaced, one `char` at a time into a `String`: the reference for it.
+    fn escape_by_chars(content: &str, i: usize, out: &mut String) -> usize {
+        let b = content.as_bytes();
+        let Some(&e) = b.get(i + 1) else {
+            out.push('\\');
+            return 1;
+        };
+        let simple = match e {
+            b'"' => Some('"'),
+            b'\\' => Some('\\'),
+            b'/' => Some('/'),
+            b'b' => Some('\u{8}'),
+            b'f' => Some('\u{c}'),
+            b'n' => Some('\n'),
+            b'r' => Some('\r'),
+            b't' => Some('\t'),
+            _ => None,
+        };
+        if let Some(c) = simple {
+            out.push(c);
+            return 2;
+        }
+        if e == b'u' {
+            if let Some(hi) = hex4(b, i + 2) {
+                if (0xD800..0xDC00).contains(&hi) && b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u') {
+                    if let Some(lo) = hex4(b, i + 8) {
+                        if (0xDC00..0xE000).contains(&lo) {
+                            let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                            out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
+                            return 12;
+                        }
+                    }
+                }
+                out.push(char::from_u32(hi).unwrap_or('\u{FFFD}'));
+                return 6;
+            }
+        }
+        out.push('\\');
+        let ch = content[i + 1..].chars().next().unwrap_or('\u{FFFD}');
+        out.push(ch);
+        1 + ch.len_utf8()
     }
 
     fn xorshift(state: &mut u32) -> u32 {
@@ -468,20 +590,28 @@ mod tests {
             "\\x",
             "password=",
             "0123456789abcdef",
+            "a plain run of more than sixteen bytes",
+            "0123456789abcde",
+            "0123456789abcdefg",
         ];
         let mut state = 0x9e37_79b9u32;
-        let (mut out, mut escs) = (String::from("stale"), Vec::new());
-        for _ in 0..4000 {
-            let mut raw = String::from("\"");
-            for _ in 0..xorshift(&mut state) % 24 {
+        // One decoder for all strings, as in a walk: what an earlier string left in its buffer must not show.
+        let mut dec = Decoded::default();
+        for round in 0..20000 {
+            // Text before the string, the string, and (when the content ended in a quote) what follows it, so that
+            // the 16-byte reads meet the closing quote and the end of the input at every offset.
+            let mut raw = "x".repeat(round % 7);
+            let i = raw.len();
+            raw.push('"');
+            for _ in 0..xorshift(&mut state) % (if round % 2 == 0 { 24 } else { 80 }) {
                 raw.push_str(PIECES[xorshift(&mut state) as usize % PIECES.len()]);
             }
-            let (extent, want, want_escs) = two_pass(&raw, 0);
-            let got = read_string(&raw, 0, &mut out, &mut escs);
+            let (extent, want, want_escs) = two_pass(&raw, i);
+            let got = read_string(&raw, i, &mut dec);
             assert_eq!(got, extent, "{raw:?}");
             if extent.3 {
-                assert_eq!(out, want, "{raw:?}");
-                let got_escs: Vec<_> = escs.iter().map(|e| (e.dec, e.raw, e.dec_end, e.raw_end)).collect();
+                assert_eq!(dec.text(), want, "{raw:?}");
+                let got_escs: Vec<_> = dec.escs.iter().map(|e| (e.dec, e.raw, e.dec_end, e.raw_end)).collect();
                 assert_eq!(got_escs, want_escs, "{raw:?}");
             }
         }
