@@ -9,19 +9,27 @@ import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 
 export const fs = require("node:fs");
-export const os = require("node:os");
 export const path = require("node:path");
+
+let osModule = null;
+/** node:os, loaded when first used: unlike node:fs and node:path it is not in Node's startup snapshot (~1 ms of a
+ *  hook process to load), and recording with HOME set never needs it (home, temp dir, host name, user). */
+export const os = new Proxy({}, { get: (_, name) => (osModule ??= require("node:os"))[name] });
 
 /** tty.isatty, loading node:tty only when called: it brings the streams stack with it (tty.ReadStream). */
 export function isatty(fd) {
   return require("node:tty").isatty(fd);
 }
 
+let mainScript; // the real path of the script this process was started with (undefined: not yet asked)
+
 /** Whether the module whose import.meta.url is `moduleUrl` is the script this process was started with
- *  (`node plugin/hook.js ...`), through symlinks. */
+ *  (`node plugin/hook.js ...`), through symlinks. Never in the `record` command's bundle: its launcher is. */
 export function isMainModule(moduleUrl) {
+  if (typeof __recordImport === "function") return false;
   try {
-    return Boolean(process.argv[1]) && fs.realpathSync(process.argv[1]) === require("node:url").fileURLToPath(moduleUrl);
+    mainScript ??= process.argv[1] ? fs.realpathSync(process.argv[1]) : null;
+    return mainScript !== null && mainScript === require("node:url").fileURLToPath(moduleUrl);
   } catch {
     return false;
   }
