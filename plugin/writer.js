@@ -475,7 +475,19 @@ function gluedOnto(fs, fd, from, to, line) {
   const start = from > 0 ? from - 1 : 0;
   const span = to - start;
   if (span > 64 * 1024 * 1024) return false;
-  const region = Buffer.allocUnsafe(span);
+  // Under concurrent appends this runs on most appends: one scratch buffer, grown as needed, instead of a new
+  // allocation each time (spans above 1 MiB get their own and are not kept).
+  if (scratch.length < span) {
+    if (span > 1024 * 1024) return gluedIn(fs, fd, start, Buffer.allocUnsafe(span), line);
+    scratch = Buffer.allocUnsafe(Math.max(span, 2 * scratch.length));
+  }
+  return gluedIn(fs, fd, start, scratch.subarray(0, span), line);
+}
+
+let scratch = Buffer.allocUnsafe(16 * 1024);
+
+function gluedIn(fs, fd, start, region, line) {
+  const span = region.length;
   let got = 0;
   while (got < span) {
     const n = fs.readSync(fd, region, got, span - got, start + got);
@@ -531,8 +543,10 @@ const ONE = new Int32Array(new SharedArrayBuffer(4));
  *  the writer may be preempted mid-copy), so a missing "\n" is only believed once the size has stayed put
  *  through waits of 0.5, 1, 2, 4 and 8 ms. That costs ~16 ms, once, for a real torn tail, and nothing on the
  *  common path. */
+const LAST_BYTE = Buffer.alloc(1);
+
 function endsClean(fs, fd, size) {
-  const b = Buffer.alloc(1);
+  const b = LAST_BYTE;
   let wait = 0.5;
   for (;;) {
     if (size === 0) return true;
