@@ -277,6 +277,7 @@ export function gitContext(dir, options = {}) {
       if (!sameKeys(cfg, entry.configKey)) entry = undefined;
       else entry.configCheckedAt = now;
     }
+    const fresh = !entry;
     if (!entry) {
       const layout = discover(fs, key);
       if (!layout) {
@@ -304,6 +305,7 @@ export function gitContext(dir, options = {}) {
     }
     const burst = now - entry.usedAt < KEEP_MS && now >= entry.usedAt;
     entry.usedAt = now;
+    const before = entry.headFacts;
     if (entry.headFacts) {
       const u = unchanged(fs, entry.watchPaths, entry.headKey, entry.fds);
       if (u === -1) {
@@ -317,7 +319,14 @@ export function gitContext(dir, options = {}) {
         entry.headFacts = null;
       }
     }
-    if (!entry.headFacts) {
+    if (!entry.headFacts && fresh) {
+      // The first call for this directory (often the only one: a `record` or hook process) reads the facts once
+      // and records no key: a next call, if any, matches no key and reads them again, keyed as below.
+      entry.headFacts = readHead(fs, entry.layout);
+      entry.watchPaths = watchList(entry.layout, entry.headFacts.watch);
+      entry.headKey = [];
+      entry.out = null;
+    } else if (!entry.headFacts) {
       // Read the key before the facts: a change in between makes the next call read again (never stale).
       const first = readHead(fs, entry.layout);
       const paths = watchList(entry.layout, first.watch);
@@ -327,7 +336,9 @@ export function gitContext(dir, options = {}) {
       // HEAD moved to another ref between the two reads: these facts are not covered by the keys; read again
       // next call (an empty key never matches).
       entry.headKey = entry.watchPaths.join("\0") === paths.join("\0") ? keys : [];
-      entry.out = null;
+      // Same facts as before (e.g. the keyed read after a first, unkeyed one): the same object comes back.
+      const read = entry.headFacts;
+      if (!before || before.head !== read.head || before.branch !== read.branch) entry.out = null;
     }
     if (burst && entry.fds === null) hold(fs, entry);
     if (!entry.out) {
