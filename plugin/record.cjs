@@ -8,7 +8,8 @@
 //  * the CLI, hook mode and the recording path are one CommonJS bundle, plugin/cli.bundle.cjs (built by
 //    scripts/build.sh with esbuild, not committed), compiled with V8's code cache plugin/cli.bundle.cache
 //    (written by the build from a training run: the functions a hook that writes an entry compiles). A cache
-//    from another Node or V8 version is rejected by V8 and the bundle is simply compiled.
+//    from another Node or V8 version is rejected by V8: the bundle is compiled as usual, and at exit the cache is
+//    written anew from that run (when the directory is writable).
 // The subcommands that are not on the hot path (read, sessions, show, md, doctor, mcp) stay ES modules and are
 // imported when used. Without the bundle (a checkout that was not built) the ES modules run as they are.
 // Bun runs the bundle with require(): it has no use for V8's cache.
@@ -24,8 +25,9 @@ const CACHE = path.join(__dirname, "cli.bundle.cache");
 const importSibling = (spec) => import(spec);
 
 /** The bundle's exports, or null when there is no bundle. Writes the code cache at exit when the build asks
- *  for it (env AI_RECORDINGS_CODE_CACHE_OUT=<path>); says on stderr when the cache was missing or rejected
- *  (AI_RECORDINGS_DEBUG=1). */
+ *  for it (env AI_RECORDINGS_CODE_CACHE_OUT=<path>), and when the cache was missing or rejected (after a Node
+ *  upgrade, say) and this directory is writable: then it holds what this run compiled, for the next runs. Says
+ *  on stderr when the cache was missing or rejected (AI_RECORDINGS_DEBUG=1). */
 function loadBundle() {
   let source;
   try {
@@ -52,7 +54,25 @@ function loadBundle() {
   script.runInThisContext()(mod.exports, require, mod, BUNDLE, __dirname, importSibling);
   const out = process.env.AI_RECORDINGS_CODE_CACHE_OUT;
   if (out) process.once("exit", () => fs.writeFileSync(out, script.createCachedData()));
+  else if (script.cachedDataRejected !== false) process.once("exit", () => renewCache(script));
   return mod.exports;
+}
+
+/** Replaces the code cache with what this run compiled: written aside and renamed into place, so a concurrent
+ *  run reads the old cache or the new one, never half of one. Best effort: a read-only install keeps none. */
+function renewCache(script) {
+  const tmp = `${CACHE}.${process.pid}.tmp`;
+  try {
+    fs.accessSync(__dirname, fs.constants.W_OK);
+    fs.writeFileSync(tmp, script.createCachedData());
+    fs.renameSync(tmp, CACHE);
+  } catch {
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      // nothing was written
+    }
+  }
 }
 
 /** The last resort when neither the bundle nor the ES modules load (a broken install): say so, exit 0. */

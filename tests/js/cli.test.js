@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { segments } from "../../plugin/writer.js";
-import { tmpdir, isolatedEnv, runCli, lines, entries, rawMembers, containsInOrder, git, gitRepo, spawnSync, RUNTIME, CLI } from "./helpers.js";
+import { tmpdir, isolatedEnv, runCli, lines, entries, rawMembers, containsInOrder, git, gitRepo, spawnSync, RUNTIME, CLI, canDropPrivileges } from "./helpers.js";
 
 const PLUGIN = path.dirname(CLI);
 
@@ -362,7 +362,7 @@ test("the launcher: without the bundle, or with a damaged one, the ES modules re
   }
 });
 
-test("the launcher's code cache: used as built; a rejected or missing one is said (debug) and changes nothing", { skip: !!process.versions.bun }, () => {
+test("the launcher's code cache: used as built; a rejected or missing one is said (debug), changes nothing, and is renewed", { skip: !!process.versions.bun }, () => {
   const { d, env } = setup();
   const debugEnv = { ...env, AI_RECORDINGS_DEBUG: "1" };
   const run = (plugin, note) => {
@@ -373,12 +373,37 @@ test("the launcher's code cache: used as built; a rejected or missing one is sai
     assert.equal(entries(file).at(-1).note, note);
     return r.stderr;
   };
-  // As built (scripts/build.sh trains it with this Node): accepted, so nothing is said.
+  // As built (scripts/build.sh trains it with this Node): accepted, so nothing is said and nothing rewritten.
+  const built = fs.statSync(path.join(PLUGIN, "cli.bundle.cache")).mtimeMs;
   assert.doesNotMatch(run(PLUGIN, "built"), /code cache/);
+  assert.equal(fs.statSync(path.join(PLUGIN, "cli.bundle.cache")).mtimeMs, built);
+  // Rejected (as after a Node upgrade) or missing: said, recorded all the same, and written anew at exit, so the
+  // next run uses it.
   const garbage = pluginCopy(d, "garbage-cache", (p) => fs.writeFileSync(path.join(p, "cli.bundle.cache"), Buffer.alloc(4096, 7)));
   assert.match(run(garbage, "garbage"), /record: code cache rejected/);
+  assert.notDeepEqual(fs.readFileSync(path.join(garbage, "cli.bundle.cache")), Buffer.alloc(4096, 7));
+  assert.doesNotMatch(run(garbage, "garbage, renewed"), /code cache/);
   const missing = pluginCopy(d, "no-cache", (p) => fs.rmSync(path.join(p, "cli.bundle.cache")));
   assert.match(run(missing, "missing"), /record: code cache missing/);
+  assert.doesNotMatch(run(missing, "missing, renewed"), /code cache/);
+  assert.deepEqual(fs.readdirSync(missing).filter((f) => f.endsWith(".tmp")), []);
+  // An install this user may not write to (owned by root, run as nobody): no cache is written, nothing else
+  // changes. (Needs root, to switch users.)
+  if (!canDropPrivileges()) {
+    fs.chmodSync(d, 0o755);
+    const ro = pluginCopy(d, "read-only", (p) => fs.rmSync(path.join(p, "cli.bundle.cache")));
+    const open = path.join(d, "open");
+    fs.mkdirSync(open, { mode: 0o777 });
+    fs.chmodSync(open, 0o777);
+    const file = path.join(open, "ro.jsonl");
+    const args = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", RUNTIME, path.join(ro, "record.cjs"), "--json", "--file", file, '{"note":"read-only"}'];
+    const r = spawnSync("setpriv", args, { env: debugEnv, encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).status, "recorded");
+    assert.match(r.stderr, /record: code cache missing/);
+    assert.deepEqual(fs.readdirSync(ro).filter((f) => f.startsWith("cli.bundle.cache")), []);
+    assert.equal(entries(file)[0].note, "read-only");
+  }
 });
 
 test("`node plugin/cli.js` (the ES modules, unbundled) is the same command", () => {
