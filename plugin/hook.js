@@ -398,7 +398,10 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
   const say = (msg) => {
     if (!debug) return;
     try {
-      (stderr ?? process.stderr).write(`record hook: ${msg}\n`);
+      // write(2), not the stderr stream, unless a stream was given: the `record` command exits right after
+      // (cli.js runCli), and a stream's queued output would be lost on a pipe where streams write asynchronously.
+      if (stderr) stderr.write(`record hook: ${msg}\n`);
+      else fs.writeSync(2, `record hook: ${msg}\n`);
     } catch {}
   };
   try {

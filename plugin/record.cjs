@@ -95,4 +95,9 @@ try {
 } catch {
   cli = null; // a damaged bundle: the ES modules below
 }
-(cli ? Promise.resolve(cli) : import("./cli.js")).then((m) => m.runCli()).catch(cannotLoad);
+(cli ? Promise.resolve(cli) : import("./cli.js"))
+  .then((m) => m.runCli())
+  .then((exitNow) => {
+    if (exitNow) process.exit(); // see runCli in cli.js
+  })
+  .catch(cannotLoad);
