@@ -184,11 +184,11 @@ function parseArgs(args) {
   return out;
 }
 
+let streamed = false; // some output went through a stream (it may still be queued: see runCli)
+
 /** Writes a message to fd 1 or 2 with write(2) directly: process.stdout and process.stderr are streams, and
  *  the first use of one loads Node's streams stack (~2 ms of a one-entry `record` process). Falls back to the
  *  stream when the direct write fails (EAGAIN: a non-blocking pipe that is full). */
-let streamed = false; // some output went through a stream (it may still be queued: see runCli)
-
 function say(fd, text) {
   let bytes = Buffer.from(text, "utf8");
   try {

@@ -1,10 +1,10 @@
-// Loads the wasm core (plugin/wasm/, built by scripts/build.sh) synchronously on first use and wraps its Recorder so that
-// no call can lose an input or throw into the host:
+// Loads the wasm core (plugin/wasm/, built by scripts/build.sh) synchronously on first use and wraps its
+// Recorder so that no call can lose an input or throw into the host:
 //  * a trap (WebAssembly.RuntimeError: a Rust panic under panic=abort, or running out of memory) resets the
 //    whole instance with the generated __wbg_reset_state() (wasm-bindgen --experimental-reset-state-function),
 //    rebuilds the Recorder and retries once;
-//  * if that fails too, or the .wasm could not be read or compiled, a quarantine line is built here in JS, with the
-//    input kept verbatim (raw) or, for bytes, losslessly (raw_b64), so the input is never lost. That line is
+//  * if that fails too, or the .wasm could not be read or compiled, a quarantine line is built here in JS, with
+//    the input kept verbatim (raw) or, for bytes, losslessly (raw_b64), so the input is never lost. That line is
 //    NOT redacted (redaction lives only in the core) and says so with "unredacted": true;
 //  * wasm linear memory never shrinks (../shared/TOOLCHAIN.md: one 100 MB entry grew it to ~900 MB), so after
 //    an input larger than RESET_AFTER_BYTES, or once memory passes RESET_ABOVE_MEMORY, the instance is reset.
