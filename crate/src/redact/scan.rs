@@ -321,62 +321,73 @@ fn classes64_swar(chunk: &[u8; 64]) -> Masks {
 
 /// What `classify_key` said about the keys seen in one redaction call: log text repeats a handful of keys
 /// (`level`, `token_count`, `auth.refresh`) thousands of times, and the answer depends on the key's bytes alone.
-/// Two-way set-associative on a hash of the length and four bytes, the way last hit or filled first: a key seen
-/// once (a commit range `a1b2c3d..e4f5a6b`) then costs a frequent key its place only when two such keys share a
-/// set. Keys longer than 23 bytes are not kept.
+/// Two-way set-associative on a hash of the whole key, the way last hit or filled first: a key seen once (a
+/// commit range `a1b2c3d..e4f5a6b`) then costs a frequent key its place only when two such keys share a set.
+/// A key is held as three 8-byte words, zero past its end, so a lookup is a few word loads and compares (keys
+/// longer than 23 bytes are not kept).
 pub struct KeyCache {
     sets: [[KeySlot; 2]; 32],
 }
 
 #[derive(Clone, Copy)]
 struct KeySlot {
+    /// 0 for an empty slot (a kept key has 3 to 23 bytes).
     len: u8,
-    key: [u8; 23],
+    words: [u64; 3],
     class: Option<KeyClass>,
 }
 
 impl Default for KeyCache {
     fn default() -> Self {
-        KeyCache { sets: [[KeySlot { len: 0, key: [0; 23], class: None }; 2]; 32] }
+        KeyCache { sets: [[KeySlot { len: 0, words: [0; 3], class: None }; 2]; 32] }
     }
 }
 
-impl KeySlot {
-    #[inline]
-    fn holds(&self, k: &[u8]) -> bool {
-        // A byte loop: the keys are short, and a call to the library's memcmp costs more than the comparison.
-        usize::from(self.len) == k.len() && self.key.iter().zip(k).all(|(a, b)| a == b)
+/// `b[s..e]` (at most 23 bytes) as three little-endian words, zero past its end. Read straight from the text
+/// when 24 bytes from `s` are there (almost always), else through a padded copy.
+#[inline]
+fn key_words(b: &[u8], s: usize, e: usize) -> [u64; 3] {
+    let n = e - s;
+    let word = |c: &[u8], i: usize| u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]));
+    if let Some(c) = b.get(s..s + 24) {
+        // The bytes of word i that belong to the key: min(8, n - 8i), none when n <= 8i.
+        let mask = |i: usize| match n.saturating_sub(8 * i) {
+            0 => 0,
+            k if k >= 8 => !0,
+            k => (1u64 << (8 * k)) - 1,
+        };
+        return [word(c, 0) & mask(0), word(c, 1) & mask(1), word(c, 2) & mask(2)];
     }
+    let mut pad = [0u8; 24];
+    pad[..n].copy_from_slice(&b[s..e]);
+    [word(&pad, 0), word(&pad, 1), word(&pad, 2)]
 }
 
 impl KeyCache {
-    /// `classify_key(k)`.
+    /// `classify_key(&b[s..e])`.
     #[inline]
-    pub fn classify(&mut self, k: &[u8]) -> Option<KeyClass> {
-        let n = k.len();
-        if n < 3 || k[0].is_ascii_digit() {
+    pub fn classify(&mut self, b: &[u8], s: usize, e: usize) -> Option<KeyClass> {
+        let n = e - s;
+        if n < 3 || b[s].is_ascii_digit() {
             return None; // classify_key's own first test
         }
         if n > 23 {
-            return classify_key(k);
+            return classify_key(&b[s..e]);
         }
-        let h = u32::from(k[0])
-            ^ u32::from(k[1]) << 7
-            ^ u32::from(k[n - 2]) << 14
-            ^ u32::from(k[n - 1]) << 21
-            ^ (n as u32) << 26;
-        let set = &mut self.sets[(h.wrapping_mul(0x9e37_79b1) >> 27) as usize];
-        if set[0].holds(k) {
+        let w = key_words(b, s, e);
+        let h = (w[0] ^ w[1].rotate_left(21) ^ w[2].rotate_left(42) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let set = &mut self.sets[(h >> 59) as usize];
+        let holds = |slot: &KeySlot| usize::from(slot.len) == n && slot.words == w;
+        if holds(&set[0]) {
             return set[0].class;
         }
-        if set[1].holds(k) {
+        if holds(&set[1]) {
             set.swap(0, 1);
             return set[0].class;
         }
-        let class = classify_key(k);
+        let class = classify_key(&b[s..e]);
         set[1] = set[0];
-        set[0] = KeySlot { len: n as u8, key: [0; 23], class };
-        set[0].key[..n].copy_from_slice(k);
+        set[0] = KeySlot { len: n as u8, words: w, class };
         class
     }
 }
@@ -463,7 +474,7 @@ impl<'a> Scanner<'a> {
             let bit = 1u64 << (p - blk.base);
             if blk.m.stop & bit != 0 {
                 key = blk.last_run(b, kfrom, p).unwrap_or(key);
-                i = self.stop(p, key).max(p + 1);
+                i = if self.dull_stop(p, key) { p + 1 } else { self.stop(p, key).max(p + 1) };
                 kfrom = i;
             } else if blk.m.word & bit != 0 {
                 // The start of a run that may interest `on_word`.
@@ -485,6 +496,22 @@ impl<'a> Scanner<'a> {
                 }
             }
         }
+    }
+
+    /// Whether [`stop`](Self::stop) would only move on by one byte, decided from the key alone (most stops in log
+    /// text: `level:`, `page=`, `auth.refresh:`): a `:` or `=` that is not `://`, `::` or `)=(` acts only through
+    /// `assignment`, which moves on by one byte when the key names no secret. (A key `assignment` turns away before
+    /// looking it up is classified here all the same: the answer is the same one byte.)
+    #[inline]
+    fn dull_stop(&mut self, p: usize, key: (usize, usize)) -> bool {
+        let b = self.b;
+        let next = b.get(p + 1).copied();
+        let plain = match b[p] {
+            b':' => !matches!(next, Some(b'/' | b':')),
+            b'=' => !(next == Some(b'(') && p > 0 && b[p - 1] == b')'),
+            _ => false,
+        };
+        plain && key.1 > key.0 && self.keys.classify(b, key.0, key.1).is_none()
     }
 
     /// A stop (`b[p]` is `:`, `=` or `[`) whose key is `key`; returns where to resume.
@@ -647,7 +674,7 @@ impl<'a> Scanner<'a> {
         if b.get(e) != Some(&b' ') {
             return None;
         }
-        let kc = self.keys.classify(&b[s + 2..e])?;
+        let kc = self.keys.classify(b, s + 2, e)?;
         if kc.family == Family::Authorization {
             return None;
         }
@@ -667,7 +694,7 @@ impl<'a> Scanner<'a> {
     /// access_token expired") does not pass the value check.
     fn spaced(&mut self, s: usize, e: usize) -> Option<usize> {
         let b = self.b;
-        let kc = self.keys.classify(&b[s..e])?;
+        let kc = self.keys.classify(b, s, e)?;
         if kc.family == Family::Authorization {
             return None;
         }
@@ -785,7 +812,7 @@ impl<'a> Scanner<'a> {
             return op + 1;
         }
         let k = &b[ks..ke];
-        let Some(kc) = self.keys.classify(k) else {
+        let Some(kc) = self.keys.classify(b, ks, ke) else {
             return op + 1;
         };
         if kc.family == Family::Authorization {
@@ -1236,6 +1263,68 @@ mod tests {
                 let (fast, slow) = both(&glued);
                 assert_eq!(fast, slow, "{glued:?}");
             }
+        }
+    }
+
+    #[test]
+    fn key_cache_answers_as_classify_key() {
+        // Keys of every length around the 8-byte words and the 23-byte limit, at every distance from the end of the
+        // text (the padded copy), differing in one byte or in length only, asked in random order so that sets fill,
+        // evict and are asked again.
+        const KEYS: &[&str] = &[
+            "password",
+            "passwor",
+            "password_",
+            "db_password",
+            "token",
+            "tokens",
+            "max_tokens",
+            "secret_name",
+            "client_secret",
+            "api_key",
+            "apikey",
+            "key",
+            "key_id",
+            "auth",
+            "oauth",
+            "auth.refresh",
+            "level",
+            "msg",
+            "aws_secret_access_key",
+            "aws_secret_access_keys",
+            "AWS_SECRET_ACCESS_KEY_ID",
+            "Authorization",
+            "sig",
+            "X-Amz-Signature",
+            "SharedAccessKey",
+            "AccountKey",
+            "private_key",
+            "public_key",
+            "token.ts",
+            "keys.ts",
+            "KeyStore.load",
+            "1password",
+            "pwd",
+            "db_pwd",
+            "abcdefghijklmnopqrstuvw",
+            "abcdefghijklmnopqrstuvwx",
+        ];
+        let mut state = 0x7e57_c0deu32;
+        let mut cache = KeyCache::default();
+        for _ in 0..20000 {
+            let r = xorshift(&mut state);
+            let mut k = KEYS[r as usize % KEYS.len()].as_bytes().to_vec();
+            if r & 0x100 != 0 && !k.is_empty() {
+                let at = (r >> 9) as usize % k.len();
+                k[at] = b"aZ9_-.eBb0x"[(r >> 20) as usize % 11];
+            }
+            let tail = (r >> 24) as usize % 30;
+            let mut text = b"x ".to_vec();
+            let s = text.len();
+            text.extend_from_slice(&k);
+            let e = text.len();
+            text.extend(std::iter::repeat_n(b'q', tail));
+            assert_eq!(cache.classify(&text, s, e), classify_key(&k), "{:?}", String::from_utf8_lossy(&k));
         }
     }
 
