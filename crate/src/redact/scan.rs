@@ -165,9 +165,11 @@ impl Block {
         let nw = next.word;
         let (run2, run2n) = (w & shr(w, nw, 1), nw & (nw >> 1));
         let (run4, run4n) = (run2 & shr(run2, run2n, 2), run2n & (run2n >> 2));
+        let (run8, run8n) = (run4 & shr(run4, run4n, 4), run4n & (run4n >> 4));
+        // Two runs that overlap: `run4` at k and at k + 3 is a run of 7 from k, and so on.
         let run5 = run4 & shr(w, nw, 4);
-        let run7 = run4 & shr(run2, run2n, 4) & shr(w, nw, 6);
-        let run15 = run4 & shr(run4, run4n, 4) & shr(run4, run4n, 8) & shr(run2, run2n, 12) & shr(w, nw, 14);
+        let run7 = run4 & shr(run4, run4n, 3);
+        let run15 = run8 & shr(run8, run8n, 7);
         let first = starts & (m.sep | run15 | (m.be & run5 & !run7));
         // Adding a run's separators (and the carry in, at bit 0) to the word bits carries through each run that
         // holds one to the byte after it (run arithmetic as simdjson does it for quoted strings).
@@ -263,22 +265,38 @@ fn classes64(chunk: &[u8; 64]) -> Masks {
     let lo = u8x16(0x0a, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x2c, 0x44, 0x04, 0x25, 0x05, 0x14);
     let hi = u8x16(0, 0, 0x01, 0x22, 0x04, 0x58, 0x04, 0x08, 0, 0, 0, 0, 0, 0, 0, 0);
     let zero = u8x16_splat(0);
-    let mut m = Masks::default();
-    for q in 0..4 {
-        // SAFETY: bytes 16q..16q+16 of the 64-byte chunk are readable; wasm loads need no alignment.
-        let v = unsafe { v128_load(chunk[16 * q..].as_ptr().cast::<v128>()) };
-        let cls = v128_and(i8x16_swizzle(lo, v128_and(v, u8x16_splat(0x0f))), i8x16_swizzle(hi, u8x16_shr(v, 4)));
-        let any = |bits: u8| u64::from(u8x16_bitmask(i8x16_ne(v128_and(cls, u8x16_splat(bits)), zero))) << (16 * q);
-        m.word |= any(0x1f);
-        m.sep |= any(0x11);
-        m.stop |= any(0x60);
-        m.digit |= any(0x02);
-        m.space |= u64::from(u8x16_bitmask(i8x16_eq(v, u8x16_splat(b' ')))) << (16 * q);
-        let b = i8x16_eq(v128_or(v, u8x16_splat(0x20)), u8x16_splat(b'b'));
-        let e = i8x16_eq(v, u8x16_splat(b'e'));
-        m.be |= u64::from(u8x16_bitmask(v128_or(b, e))) << (16 * q);
+    // The four quarters are written out rather than looped over (the size-optimised build keeps such a loop, with
+    // its shifts by 16q and the tables reloaded in each turn).
+    // SAFETY: bytes 16q..16q+16 of the 64-byte chunk are readable; wasm loads need no alignment.
+    let load = |q: usize| unsafe { v128_load(chunk[16 * q..].as_ptr().cast::<v128>()) };
+    let v = [load(0), load(1), load(2), load(3)];
+    let classes =
+        |v: v128| v128_and(i8x16_swizzle(lo, v128_and(v, u8x16_splat(0x0f))), i8x16_swizzle(hi, u8x16_shr(v, 4)));
+    let cls = [classes(v[0]), classes(v[1]), classes(v[2]), classes(v[3])];
+    let bits = |t: [v128; 4]| {
+        u64::from(u8x16_bitmask(t[0]))
+            | u64::from(u8x16_bitmask(t[1])) << 16
+            | u64::from(u8x16_bitmask(t[2])) << 32
+            | u64::from(u8x16_bitmask(t[3])) << 48
+    };
+    // The buckets are bits 0-6, so a byte's buckets as a signed byte are never negative: "some bucket of `bits`" is
+    // a signed greater-than-zero (one instruction on x64, where a not-equal is two and a constant).
+    let any = |b: u8| {
+        let b = u8x16_splat(b);
+        let t = |c: v128| i8x16_gt(v128_and(c, b), zero);
+        bits([t(cls[0]), t(cls[1]), t(cls[2]), t(cls[3])])
+    };
+    let space = |v: v128| i8x16_eq(v, u8x16_splat(b' '));
+    let be =
+        |v: v128| v128_or(i8x16_eq(v128_or(v, u8x16_splat(0x20)), u8x16_splat(b'b')), i8x16_eq(v, u8x16_splat(b'e')));
+    Masks {
+        word: any(0x1f),
+        sep: any(0x11),
+        stop: any(0x60),
+        space: bits([space(v[0]), space(v[1]), space(v[2]), space(v[3])]),
+        be: bits([be(v[0]), be(v[1]), be(v[2]), be(v[3])]),
+        digit: any(0x02),
     }
-    m
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -321,12 +339,15 @@ fn classes64_swar(chunk: &[u8; 64]) -> Masks {
 
 /// What `classify_key` said about the keys seen in one redaction call: log text repeats a handful of keys
 /// (`level`, `token_count`, `auth.refresh`) thousands of times, and the answer depends on the key's bytes alone.
-/// Two-way set-associative on a hash of the whole key, the way last hit or filled first: a key seen once (a
-/// commit range `a1b2c3d..e4f5a6b`) then costs a frequent key its place only when two such keys share a set.
+/// Four-way set-associative on a hash of the whole key; a miss fills the ways of its set in turn. Hits move nothing
+/// (with two ways in order of last use, three of the bench's ~20 frequent keys sharing a set missed a third of
+/// their lookups; four ways kept in order cost more in moves than the misses did).
 /// A key is held as three 8-byte words, zero past its end, so a lookup is a few word loads and compares (keys
 /// longer than 23 bytes are not kept).
 pub struct KeyCache {
-    sets: [[KeySlot; 2]; 32],
+    sets: [[KeySlot; 4]; 16],
+    /// Per set, the way the next miss fills.
+    next: [u8; 16],
 }
 
 #[derive(Clone, Copy)]
@@ -339,33 +360,41 @@ struct KeySlot {
 
 impl Default for KeyCache {
     fn default() -> Self {
-        KeyCache { sets: [[KeySlot { len: 0, words: [0; 3], class: None }; 2]; 32] }
+        KeyCache { sets: [[KeySlot { len: 0, words: [0; 3], class: None }; 4]; 16], next: [0; 16] }
     }
 }
 
 /// `b[s..e]` (at most 23 bytes) as three little-endian words, zero past its end. Read straight from the text
-/// when 24 bytes from `s` are there (almost always), else through a padded copy.
-#[inline]
+/// when 24 bytes from `s` are there (almost always), else through a padded copy ([`key_words_padded`]).
+#[inline(always)]
 fn key_words(b: &[u8], s: usize, e: usize) -> [u64; 3] {
     let n = e - s;
-    let word = |c: &[u8], i: usize| u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]));
-    if let Some(c) = b.get(s..s + 24) {
-        // The bytes of word i that belong to the key: min(8, n - 8i), none when n <= 8i.
-        let mask = |i: usize| match n.saturating_sub(8 * i) {
-            0 => 0,
-            k if k >= 8 => !0,
-            k => (1u64 << (8 * k)) - 1,
-        };
-        return [word(c, 0) & mask(0), word(c, 1) & mask(1), word(c, 2) & mask(2)];
-    }
+    let Some(c) = b.get(s..s + 24) else {
+        return key_words_padded(&b[s..e]);
+    };
+    let word = |i: usize| u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]));
+    // The bytes of word i that belong to the key: min(8, n - 8i), none when n <= 8i.
+    let mask = |i: usize| match n.saturating_sub(8 * i) {
+        0 => 0,
+        k if k >= 8 => !0,
+        k => (1u64 << (8 * k)) - 1,
+    };
+    [word(0) & mask(0), word(1) & mask(1), word(2) & mask(2)]
+}
+
+/// [`key_words`] near the end of the text. Kept out of line: its buffer would give every lookup a stack frame.
+#[inline(never)]
+fn key_words_padded(k: &[u8]) -> [u64; 3] {
     let mut pad = [0u8; 24];
-    pad[..n].copy_from_slice(&b[s..e]);
-    [word(&pad, 0), word(&pad, 1), word(&pad, 2)]
+    pad[..k.len()].copy_from_slice(k);
+    let word = |i: usize| u64::from_le_bytes(pad[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]));
+    [word(0), word(1), word(2)]
 }
 
 impl KeyCache {
-    /// `classify_key(&b[s..e])`.
-    #[inline]
+    /// `classify_key(&b[s..e])`. A hit is inlined into the scan loop; a miss is
+    /// [`classify_rest`](Self::classify_rest).
+    #[inline(always)]
     pub fn classify(&mut self, b: &[u8], s: usize, e: usize) -> Option<KeyClass> {
         let n = e - s;
         if n < 3 || b[s].is_ascii_digit() {
@@ -376,18 +405,20 @@ impl KeyCache {
         }
         let w = key_words(b, s, e);
         let h = (w[0] ^ w[1].rotate_left(21) ^ w[2].rotate_left(42) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let set = &mut self.sets[(h >> 59) as usize];
-        let holds = |slot: &KeySlot| usize::from(slot.len) == n && slot.words == w;
-        if holds(&set[0]) {
-            return set[0].class;
+        let set = (h >> 60) as usize;
+        if let Some(slot) = self.sets[set].iter().find(|slot| usize::from(slot.len) == n && slot.words == w) {
+            return slot.class;
         }
-        if holds(&set[1]) {
-            set.swap(0, 1);
-            return set[0].class;
-        }
-        let class = classify_key(&b[s..e]);
-        set[1] = set[0];
-        set[0] = KeySlot { len: n as u8, words: w, class };
+        self.classify_rest(set, w, &b[s..e])
+    }
+
+    /// A miss of [`classify`](Self::classify) in `set`: `classify_key`, kept in the set's next way.
+    #[inline(never)]
+    fn classify_rest(&mut self, set: usize, w: [u64; 3], k: &[u8]) -> Option<KeyClass> {
+        let class = classify_key(k);
+        let way = usize::from(self.next[set] & 3);
+        self.next[set] = self.next[set].wrapping_add(1);
+        self.sets[set][way] = KeySlot { len: k.len() as u8, words: w, class };
         class
     }
 }
