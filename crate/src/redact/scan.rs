@@ -96,13 +96,20 @@ struct Masks {
 
 impl Masks {
     fn at(b: &[u8], base: usize) -> Masks {
+        let mut m = Masks::default();
+        Masks::fill(b, base, &mut m);
+        m
+    }
+
+    /// Writes the masks of the 64 bytes from `base` into `m`.
+    fn fill(b: &[u8], base: usize, m: &mut Masks) {
         if let Some(chunk) = b.get(base..base + 64).and_then(|c| <&[u8; 64]>::try_from(c).ok()) {
-            return classes64(chunk);
+            return classes64(chunk, m);
         }
         let mut pad = [0u8; 64]; // NUL is in no class
         let tail = b.get(base..).unwrap_or(&[]);
         pad[..tail.len()].copy_from_slice(tail);
-        classes64(&pad)
+        classes64(&pad, m)
     }
 }
 
@@ -155,8 +162,11 @@ impl Block {
     /// Takes `next` as this block's masks (the carry is the one into it) and computes the events.
     fn derive(&mut self, b: &[u8]) {
         let base = self.base;
-        let m = self.next;
-        let next = Masks::at(b, base + 64);
+        // This block's masks move to `m` and the next block's are written into `next` in place (a copy of a returned
+        // `Masks` was a 48-byte memory.copy, which V8 makes a call out of the wasm code).
+        self.m = self.next;
+        Masks::fill(b, base + 64, &mut self.next);
+        let (m, next) = (self.m, self.next);
         let w = m.word;
         let before_is_word = base > 0 && is_word(b[base - 1]);
         let starts = w & !((w << 1) | u64::from(before_is_word));
@@ -182,8 +192,6 @@ impl Block {
         let (sum, c4) = sum.overflowing_add(self.digit_carry);
         let after_digit_led = sum & !w;
         let dull = digit_led | (after_digit_led & (m.space | (m.stop & shr(m.digit, next.digit, 1))));
-        self.m = m;
-        self.next = next;
         self.events = (first | m.stop | spaced) & !dull;
         self.carry = u64::from(c1 | c2);
         self.digit_carry = u64::from(c3 | c4);
@@ -258,7 +266,7 @@ impl Block {
 /// (Langdale and Lemire, "Parsing Gigabytes of JSON per Second", 2019).
 #[cfg(target_arch = "wasm32")]
 #[target_feature(enable = "simd128")]
-fn classes64(chunk: &[u8; 64]) -> Masks {
+fn classes64(chunk: &[u8; 64], out: &mut Masks) {
     use core::arch::wasm32::*;
     // Bit buckets: 0 `-.`, 1 digits, 2 `A-O a-o` (letters with high nibble 4/6, low 1-F), 3 `P-Z p-z`, 4 `_`,
     // 5 `:=`, 6 `[`. A byte's buckets are lo[low nibble] & hi[high nibble]; bytes of 0x80 and up index past hi.
@@ -289,19 +297,17 @@ fn classes64(chunk: &[u8; 64]) -> Masks {
     let space = |v: v128| i8x16_eq(v, u8x16_splat(b' '));
     let be =
         |v: v128| v128_or(i8x16_eq(v128_or(v, u8x16_splat(0x20)), u8x16_splat(b'b')), i8x16_eq(v, u8x16_splat(b'e')));
-    Masks {
-        word: any(0x1f),
-        sep: any(0x11),
-        stop: any(0x60),
-        space: bits([space(v[0]), space(v[1]), space(v[2]), space(v[3])]),
-        be: bits([be(v[0]), be(v[1]), be(v[2]), be(v[3])]),
-        digit: any(0x02),
-    }
+    out.word = any(0x1f);
+    out.sep = any(0x11);
+    out.stop = any(0x60);
+    out.space = bits([space(v[0]), space(v[1]), space(v[2]), space(v[3])]);
+    out.be = bits([be(v[0]), be(v[1]), be(v[2]), be(v[3])]);
+    out.digit = any(0x02);
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn classes64(chunk: &[u8; 64]) -> Masks {
-    classes64_swar(chunk)
+fn classes64(chunk: &[u8; 64], out: &mut Masks) {
+    *out = classes64_swar(chunk);
 }
 
 /// Class bitmaps of 64 bytes, eight at a time with SWAR range tests. Each test leaves a byte's high bit set when it
@@ -1382,7 +1388,7 @@ mod tests {
             for (k, c) in chunk.iter_mut().enumerate() {
                 *c = (start + k) as u8;
             }
-            assert_eq!(classes64(&chunk), classes_by_table(&chunk));
+            assert_eq!(Masks::at(&chunk, 0), classes_by_table(&chunk));
             assert_eq!(classes64_swar(&chunk), classes_by_table(&chunk));
         }
         let mut state = 0x5eed_1234u32;
@@ -1390,7 +1396,7 @@ mod tests {
             for c in chunk.iter_mut() {
                 *c = xorshift(&mut state) as u8;
             }
-            assert_eq!(classes64(&chunk), classes_by_table(&chunk));
+            assert_eq!(Masks::at(&chunk, 0), classes_by_table(&chunk));
             assert_eq!(classes64_swar(&chunk), classes_by_table(&chunk));
         }
     }
