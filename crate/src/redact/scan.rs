@@ -273,8 +273,8 @@ fn classes64(chunk: &[u8; 64], out: &mut Masks) {
     let lo = u8x16(0x0a, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x2c, 0x44, 0x04, 0x25, 0x05, 0x14);
     let hi = u8x16(0, 0, 0x01, 0x22, 0x04, 0x58, 0x04, 0x08, 0, 0, 0, 0, 0, 0, 0, 0);
     let zero = u8x16_splat(0);
-    // The four quarters are written out rather than looped over (the size-optimised build keeps such a loop, with
-    // its shifts by 16q and the tables reloaded in each turn).
+    // The four quarters are written out rather than looped over (at opt-level "s" the loop stayed, with its shifts
+    // by 16q and the tables reloaded in each turn).
     // SAFETY: bytes 16q..16q+16 of the 64-byte chunk are readable; wasm loads need no alignment.
     let load = |q: usize| unsafe { v128_load(chunk[16 * q..].as_ptr().cast::<v128>()) };
     let v = [load(0), load(1), load(2), load(3)];
