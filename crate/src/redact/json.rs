@@ -67,9 +67,7 @@ pub fn walk(
                 };
                 let mut seg = if is_key { Some(KeySeg::Raw(cs, ce)) } else { None };
                 if !spans.is_empty() {
-                    // The escapes are listed only now: decoding does not record them, as most strings need no map.
-                    let escs = if has_escape { escapes(raw, cs, ce) } else { Vec::new() };
-                    let at = |d: usize| cs + if has_escape { raw_offset(&escs, d) } else { d };
+                    let at = |d: usize| cs + if has_escape { raw_offset(&dec.escs, d) } else { d };
                     let ranges: Vec<(usize, usize)> = spans.iter().map(|f| (at(f.start), at(f.end))).collect();
                     if is_key {
                         seg = Some(KeySeg::Owned(redacted_copy(raw, cs, ce, &spans, &ranges)));
@@ -142,13 +140,14 @@ fn whole_value(text: &str, kc: KeyClass, allowed: &dyn Fn(&str) -> bool) -> Opti
     (!allowed(&text[found.start..found.end])).then_some(found)
 }
 
-/// The decoded content of the last string read that had escapes (see [`read_string`]). The buffer is kept from
-/// one string to the next.
+/// The decoded content of the last string read that had escapes (see [`read_string`]), and its escapes. The
+/// buffer is kept from one string to the next.
 #[derive(Default)]
 struct Decoded {
     /// Bytes `..len` are the content; the bytes after them are room that the 32-byte copies below write into.
     buf: Vec<u8>,
     len: usize,
+    escs: Vec<Esc>,
 }
 
 impl Decoded {
@@ -162,8 +161,8 @@ impl Decoded {
 
 /// Reads the string literal opening at `i` in one pass: returns the content start, the content end, the index
 /// after the closing quote (or the end of input when unterminated), and whether the content has escapes. When it
-/// has, `dec` holds the decoded content (where each escape went is worked out by [`escapes`] when a span needs
-/// it); otherwise it is left as it was.
+/// has, `dec` holds the decoded content and one record per escape (between escapes, decoded and raw offsets
+/// advance together); otherwise it is left as it was.
 ///
 /// An escape never reaches past the content: `\uXXXX` takes hex digits, which are never a quote, and a backslash
 /// before the closing quote would have escaped it, so decoding against the whole input reads what decoding the
@@ -188,7 +187,8 @@ fn read_string(raw: &str, i: usize, dec: &mut Decoded) -> (usize, usize, usize, 
         dec.buf.resize(room, 0);
     }
     dec.buf[..j - s].copy_from_slice(&b[s..j]);
-    let (j, o) = decode(raw, s, j, &mut dec.buf);
+    dec.escs.clear();
+    let (j, o) = decode(raw, s, j, dec);
     dec.len = o;
     let (ce, next) = if j >= b.len() { (b.len(), b.len()) } else { (j, j + 1) };
     (s, ce, next, true)
@@ -198,22 +198,28 @@ fn read_string(raw: &str, i: usize, dec: &mut Decoded) -> (usize, usize, usize, 
 /// closing quote or the end of the input; returns where it stopped and the decoded length. Compiled with simd128 on
 /// wasm so that the copies and 16-byte tests below are inlined into the loop as vector instructions.
 #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
-fn decode(raw: &str, s: usize, mut j: usize, out: &mut [u8]) -> (usize, usize) {
+fn decode(raw: &str, s: usize, mut j: usize, dec: &mut Decoded) -> (usize, usize) {
     let b = raw.as_bytes();
+    let out = &mut dec.buf[..];
     let mut o = j - s;
     loop {
         // b[j] is a backslash. The two-byte escapes (`\n`, `\"`: nearly all of them in log text) by table, the
         // others by `escape`, which decodes those the same way.
         let simple = b.get(j + 1).map_or(0, |&e| SIMPLE_ESCAPES[usize::from(e)]);
-        if simple != 0 {
+        let (len, n) = if simple != 0 {
             out[o] = simple;
-            j += 2;
-            o += 1;
+            (2, 1)
         } else {
-            let (len, n) = escape(raw, j, &mut out[o..]);
-            j += len;
-            o += n;
-        }
+            escape(raw, j, &mut out[o..])
+        };
+        dec.escs.push(Esc {
+            dec: o as u32,
+            raw: (j - s) as u32,
+            dec_end: (o + n) as u32,
+            raw_end: (j + len - s) as u32,
+        });
+        j += len;
+        o += n;
         // The plain bytes up to the next `"` or `\`, 32 at a time: most runs between escapes in log text are
         // shorter, so the test below mostly goes one way.
         loop {
@@ -333,24 +339,6 @@ static SIMPLE_ESCAPES: [u8; 256] = {
     t[b't' as usize] = b'\t';
     t
 };
-
-/// The escapes of the string content `s..ce` of `raw` (as [`read_string`] found it), in order, each as `escape`
-/// reads it while decoding: the map from decoded offsets back to raw ones, built only for a string with a span.
-fn escapes(raw: &str, s: usize, ce: usize) -> Vec<Esc> {
-    let b = raw.as_bytes();
-    let mut escs = Vec::new();
-    let mut scratch = [0u8; 16];
-    let (mut j, mut o) = (s, 0);
-    while let Some(k) = b.get(j..ce).and_then(|r| r.iter().position(|&c| c == b'\\')) {
-        o += k;
-        j += k;
-        let (len, n) = escape(raw, j, &mut scratch);
-        escs.push(Esc { dec: o as u32, raw: (j - s) as u32, dec_end: (o + n) as u32, raw_end: (j + len - s) as u32 });
-        j += len;
-        o += n;
-    }
-    escs
-}
 
 /// One escape sequence: raw `raw..raw_end` (offsets in the content) decoded to `dec..dec_end`.
 #[derive(Clone, Copy)]
@@ -650,8 +638,7 @@ mod tests {
             assert_eq!(got, extent, "{raw:?}");
             if extent.3 {
                 assert_eq!(dec.text(), want, "{raw:?}");
-                let escs = escapes(&raw, extent.0, extent.1);
-                let got_escs: Vec<_> = escs.iter().map(|e| (e.dec, e.raw, e.dec_end, e.raw_end)).collect();
+                let got_escs: Vec<_> = dec.escs.iter().map(|e| (e.dec, e.raw, e.dec_end, e.raw_end)).collect();
                 assert_eq!(got_escs, want_escs, "{raw:?}");
             }
         }
