@@ -144,7 +144,7 @@ fn whole_value(text: &str, kc: KeyClass, allowed: &dyn Fn(&str) -> bool) -> Opti
 /// buffer is kept from one string to the next.
 #[derive(Default)]
 struct Decoded {
-    /// Bytes `..len` are the content; the bytes after them are room that the 16-byte copies below write into.
+    /// Bytes `..len` are the content; the bytes after them are room that the 32-byte copies below write into.
     buf: Vec<u8>,
     len: usize,
     escs: Vec<Esc>,
@@ -168,10 +168,10 @@ impl Decoded {
 /// before the closing quote would have escaped it, so decoding against the whole input reads what decoding the
 /// content alone would.
 ///
-/// Decoding copies sixteen bytes at a time and then looks where the first `"` or `\` among them is: log text
+/// Decoding copies thirty-two bytes at a time and then looks where the first `"` or `\` among them is: log text
 /// has an escape every few dozen bytes (`\n`, `\"`), and copying each run between escapes on its own cost more
 /// than the scan that follows. Decoding never lengthens the content (an escape decodes to at most as many bytes
-/// as it takes), so a buffer of the rest of the input plus sixteen bytes is always room enough.
+/// as it takes), so a buffer of the rest of the input plus thirty-two bytes is always room enough.
 fn read_string(raw: &str, i: usize, dec: &mut Decoded) -> (usize, usize, usize, bool) {
     let b = raw.as_bytes();
     let s = i + 1;
@@ -181,13 +181,13 @@ fn read_string(raw: &str, i: usize, dec: &mut Decoded) -> (usize, usize, usize, 
         // runs to the end of the input.
         return if j >= b.len() { (s, b.len(), b.len(), false) } else { (s, j, j + 1, false) };
     }
-    let room = b.len() - s + 16;
+    let room = b.len() - s + 32;
     if dec.buf.len() < room {
         // Within one walk the rest of the input only shrinks, so this happens once per walk.
         dec.buf.resize(room, 0);
     }
-    dec.escs.clear();
     dec.buf[..j - s].copy_from_slice(&b[s..j]);
+    dec.escs.clear();
     let (j, o) = decode(raw, s, j, dec);
     dec.len = o;
     let (ce, next) = if j >= b.len() { (b.len(), b.len()) } else { (j, j + 1) };
@@ -196,15 +196,22 @@ fn read_string(raw: &str, i: usize, dec: &mut Decoded) -> (usize, usize, usize, 
 
 /// The rest of [`read_string`]: decodes from the escape at `j` (decoded content so far: `o = j - s` bytes) to the
 /// closing quote or the end of the input; returns where it stopped and the decoded length. Compiled with simd128 on
-/// wasm so that the 16-byte copies and tests below are inlined into the loop as vector instructions.
+/// wasm so that the copies and 16-byte tests below are inlined into the loop as vector instructions.
 #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
 fn decode(raw: &str, s: usize, mut j: usize, dec: &mut Decoded) -> (usize, usize) {
     let b = raw.as_bytes();
     let out = &mut dec.buf[..];
     let mut o = j - s;
     loop {
-        // b[j] is a backslash.
-        let (len, n) = escape(raw, j, &mut out[o..]);
+        // b[j] is a backslash. The two-byte escapes (`\n`, `\"`: nearly all of them in log text) by table, the
+        // others by `escape`, which decodes those the same way.
+        let simple = b.get(j + 1).map_or(0, |&e| SIMPLE_ESCAPES[usize::from(e)]);
+        let (len, n) = if simple != 0 {
+            out[o] = simple;
+            (2, 1)
+        } else {
+            escape(raw, j, &mut out[o..])
+        };
         dec.escs.push(Esc {
             dec: o as u32,
             raw: (j - s) as u32,
@@ -213,10 +220,11 @@ fn decode(raw: &str, s: usize, mut j: usize, dec: &mut Decoded) -> (usize, usize
         });
         j += len;
         o += n;
-        // The plain bytes up to the next `"` or `\`.
+        // The plain bytes up to the next `"` or `\`, 32 at a time: most runs between escapes in log text are
+        // shorter, so the test below mostly goes one way.
         loop {
-            let src = b.get(j..j + 16).and_then(|c| <&[u8; 16]>::try_from(c).ok());
-            let dst = out.get_mut(o..o + 16).and_then(|c| <&mut [u8; 16]>::try_from(c).ok());
+            let src = b.get(j..j + 32).and_then(|c| <&[u8; 32]>::try_from(c).ok());
+            let dst = out.get_mut(o..o + 32).and_then(|c| <&mut [u8; 32]>::try_from(c).ok());
             let (Some(src), Some(dst)) = (src, dst) else {
                 let e = quote_or_backslash_swar(b, j);
                 out[o..o + (e - j)].copy_from_slice(&b[j..e]);
@@ -225,10 +233,12 @@ fn decode(raw: &str, s: usize, mut j: usize, dec: &mut Decoded) -> (usize, usize
                 break;
             };
             *dst = *src;
-            let special = quotes_or_backslashes16(src);
+            let (lo, hi) = src.split_at(16);
+            let lo = quotes_or_backslashes16(lo.try_into().unwrap_or(&[0; 16]));
+            let special = if lo != 0 { lo } else { quotes_or_backslashes16(hi.try_into().unwrap_or(&[0; 16])) << 16 };
             if special == 0 {
-                j += 16;
-                o += 16;
+                j += 32;
+                o += 32;
                 continue;
             }
             let k = special.trailing_zeros() as usize;
@@ -315,6 +325,20 @@ fn flag_quote_or_backslash(x: u64) -> u64 {
     let s = x ^ (ONES * u64::from(b'\\'));
     (q.wrapping_sub(ONES) & !q | s.wrapping_sub(ONES) & !s) & HIGHS
 }
+
+/// What the byte after a backslash decodes to when the escape is those two bytes (0: not such an escape).
+static SIMPLE_ESCAPES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[b'/' as usize] = b'/';
+    t[b'b' as usize] = 0x08;
+    t[b'f' as usize] = 0x0c;
+    t[b'n' as usize] = b'\n';
+    t[b'r' as usize] = b'\r';
+    t[b't' as usize] = b'\t';
+    t
+};
 
 /// One escape sequence: raw `raw..raw_end` (offsets in the content) decoded to `dec..dec_end`.
 #[derive(Clone, Copy)]
@@ -593,6 +617,9 @@ mod tests {
             "a plain run of more than sixteen bytes",
             "0123456789abcde",
             "0123456789abcdefg",
+            "0123456789abcdef0123456789abcde",
+            "0123456789abcdef0123456789abcdef",
+            "0123456789abcdef0123456789abcdefg",
         ];
         let mut state = 0x9e37_79b9u32;
         // One decoder for all strings, as in a walk: what an earlier string left in its buffer must not show.

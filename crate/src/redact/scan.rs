@@ -96,13 +96,20 @@ struct Masks {
 
 impl Masks {
     fn at(b: &[u8], base: usize) -> Masks {
+        let mut m = Masks::default();
+        Masks::fill(b, base, &mut m);
+        m
+    }
+
+    /// Writes the masks of the 64 bytes from `base` into `m`.
+    fn fill(b: &[u8], base: usize, m: &mut Masks) {
         if let Some(chunk) = b.get(base..base + 64).and_then(|c| <&[u8; 64]>::try_from(c).ok()) {
-            return classes64(chunk);
+            return classes64(chunk, m);
         }
         let mut pad = [0u8; 64]; // NUL is in no class
         let tail = b.get(base..).unwrap_or(&[]);
         pad[..tail.len()].copy_from_slice(tail);
-        classes64(&pad)
+        classes64(&pad, m)
     }
 }
 
@@ -155,8 +162,11 @@ impl Block {
     /// Takes `next` as this block's masks (the carry is the one into it) and computes the events.
     fn derive(&mut self, b: &[u8]) {
         let base = self.base;
-        let m = self.next;
-        let next = Masks::at(b, base + 64);
+        // This block's masks move to `m` and the next block's are written into `next` in place (a copy of a returned
+        // `Masks` was a 48-byte memory.copy, which V8 makes a call out of the wasm code).
+        self.m = self.next;
+        Masks::fill(b, base + 64, &mut self.next);
+        let (m, next) = (self.m, self.next);
         let w = m.word;
         let before_is_word = base > 0 && is_word(b[base - 1]);
         let starts = w & !((w << 1) | u64::from(before_is_word));
@@ -165,9 +175,11 @@ impl Block {
         let nw = next.word;
         let (run2, run2n) = (w & shr(w, nw, 1), nw & (nw >> 1));
         let (run4, run4n) = (run2 & shr(run2, run2n, 2), run2n & (run2n >> 2));
+        let (run8, run8n) = (run4 & shr(run4, run4n, 4), run4n & (run4n >> 4));
+        // Two runs that overlap: `run4` at k and at k + 3 is a run of 7 from k, and so on.
         let run5 = run4 & shr(w, nw, 4);
-        let run7 = run4 & shr(run2, run2n, 4) & shr(w, nw, 6);
-        let run15 = run4 & shr(run4, run4n, 4) & shr(run4, run4n, 8) & shr(run2, run2n, 12) & shr(w, nw, 14);
+        let run7 = run4 & shr(run4, run4n, 3);
+        let run15 = run8 & shr(run8, run8n, 7);
         let first = starts & (m.sep | run15 | (m.be & run5 & !run7));
         // Adding a run's separators (and the carry in, at bit 0) to the word bits carries through each run that
         // holds one to the byte after it (run arithmetic as simdjson does it for quoted strings).
@@ -180,8 +192,6 @@ impl Block {
         let (sum, c4) = sum.overflowing_add(self.digit_carry);
         let after_digit_led = sum & !w;
         let dull = digit_led | (after_digit_led & (m.space | (m.stop & shr(m.digit, next.digit, 1))));
-        self.m = m;
-        self.next = next;
         self.events = (first | m.stop | spaced) & !dull;
         self.carry = u64::from(c1 | c2);
         self.digit_carry = u64::from(c3 | c4);
@@ -256,34 +266,48 @@ impl Block {
 /// (Langdale and Lemire, "Parsing Gigabytes of JSON per Second", 2019).
 #[cfg(target_arch = "wasm32")]
 #[target_feature(enable = "simd128")]
-fn classes64(chunk: &[u8; 64]) -> Masks {
+fn classes64(chunk: &[u8; 64], out: &mut Masks) {
     use core::arch::wasm32::*;
     // Bit buckets: 0 `-.`, 1 digits, 2 `A-O a-o` (letters with high nibble 4/6, low 1-F), 3 `P-Z p-z`, 4 `_`,
     // 5 `:=`, 6 `[`. A byte's buckets are lo[low nibble] & hi[high nibble]; bytes of 0x80 and up index past hi.
     let lo = u8x16(0x0a, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x2c, 0x44, 0x04, 0x25, 0x05, 0x14);
     let hi = u8x16(0, 0, 0x01, 0x22, 0x04, 0x58, 0x04, 0x08, 0, 0, 0, 0, 0, 0, 0, 0);
     let zero = u8x16_splat(0);
-    let mut m = Masks::default();
-    for q in 0..4 {
-        // SAFETY: bytes 16q..16q+16 of the 64-byte chunk are readable; wasm loads need no alignment.
-        let v = unsafe { v128_load(chunk[16 * q..].as_ptr().cast::<v128>()) };
-        let cls = v128_and(i8x16_swizzle(lo, v128_and(v, u8x16_splat(0x0f))), i8x16_swizzle(hi, u8x16_shr(v, 4)));
-        let any = |bits: u8| u64::from(u8x16_bitmask(i8x16_ne(v128_and(cls, u8x16_splat(bits)), zero))) << (16 * q);
-        m.word |= any(0x1f);
-        m.sep |= any(0x11);
-        m.stop |= any(0x60);
-        m.digit |= any(0x02);
-        m.space |= u64::from(u8x16_bitmask(i8x16_eq(v, u8x16_splat(b' ')))) << (16 * q);
-        let b = i8x16_eq(v128_or(v, u8x16_splat(0x20)), u8x16_splat(b'b'));
-        let e = i8x16_eq(v, u8x16_splat(b'e'));
-        m.be |= u64::from(u8x16_bitmask(v128_or(b, e))) << (16 * q);
-    }
-    m
+    // The four quarters are written out rather than looped over (at opt-level "s" the loop stayed, with its shifts
+    // by 16q and the tables reloaded in each turn).
+    // SAFETY: bytes 16q..16q+16 of the 64-byte chunk are readable; wasm loads need no alignment.
+    let load = |q: usize| unsafe { v128_load(chunk[16 * q..].as_ptr().cast::<v128>()) };
+    let v = [load(0), load(1), load(2), load(3)];
+    let classes =
+        |v: v128| v128_and(i8x16_swizzle(lo, v128_and(v, u8x16_splat(0x0f))), i8x16_swizzle(hi, u8x16_shr(v, 4)));
+    let cls = [classes(v[0]), classes(v[1]), classes(v[2]), classes(v[3])];
+    let bits = |t: [v128; 4]| {
+        u64::from(u8x16_bitmask(t[0]))
+            | u64::from(u8x16_bitmask(t[1])) << 16
+            | u64::from(u8x16_bitmask(t[2])) << 32
+            | u64::from(u8x16_bitmask(t[3])) << 48
+    };
+    // The buckets are bits 0-6, so a byte's buckets as a signed byte are never negative: "some bucket of `bits`" is
+    // a signed greater-than-zero (one instruction on x64, where a not-equal is two and a constant).
+    let any = |b: u8| {
+        let b = u8x16_splat(b);
+        let t = |c: v128| i8x16_gt(v128_and(c, b), zero);
+        bits([t(cls[0]), t(cls[1]), t(cls[2]), t(cls[3])])
+    };
+    let space = |v: v128| i8x16_eq(v, u8x16_splat(b' '));
+    let be =
+        |v: v128| v128_or(i8x16_eq(v128_or(v, u8x16_splat(0x20)), u8x16_splat(b'b')), i8x16_eq(v, u8x16_splat(b'e')));
+    out.word = any(0x1f);
+    out.sep = any(0x11);
+    out.stop = any(0x60);
+    out.space = bits([space(v[0]), space(v[1]), space(v[2]), space(v[3])]);
+    out.be = bits([be(v[0]), be(v[1]), be(v[2]), be(v[3])]);
+    out.digit = any(0x02);
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn classes64(chunk: &[u8; 64]) -> Masks {
-    classes64_swar(chunk)
+fn classes64(chunk: &[u8; 64], out: &mut Masks) {
+    *out = classes64_swar(chunk);
 }
 
 /// Class bitmaps of 64 bytes, eight at a time with SWAR range tests. Each test leaves a byte's high bit set when it
@@ -321,62 +345,86 @@ fn classes64_swar(chunk: &[u8; 64]) -> Masks {
 
 /// What `classify_key` said about the keys seen in one redaction call: log text repeats a handful of keys
 /// (`level`, `token_count`, `auth.refresh`) thousands of times, and the answer depends on the key's bytes alone.
-/// Two-way set-associative on a hash of the length and four bytes, the way last hit or filled first: a key seen
-/// once (a commit range `a1b2c3d..e4f5a6b`) then costs a frequent key its place only when two such keys share a
-/// set. Keys longer than 23 bytes are not kept.
+/// Four-way set-associative on a hash of the whole key; a miss fills the ways of its set in turn. Hits move nothing
+/// (with two ways in order of last use, three of the bench's ~20 frequent keys sharing a set missed a third of
+/// their lookups; four ways kept in order cost more in moves than the misses did).
+/// A key is held as three 8-byte words, zero past its end, so a lookup is a few word loads and compares (keys
+/// longer than 23 bytes are not kept).
 pub struct KeyCache {
-    sets: [[KeySlot; 2]; 32],
+    sets: [[KeySlot; 4]; 16],
+    /// Per set, the way the next miss fills.
+    next: [u8; 16],
 }
 
 #[derive(Clone, Copy)]
 struct KeySlot {
+    /// 0 for an empty slot (a kept key has 3 to 23 bytes).
     len: u8,
-    key: [u8; 23],
+    words: [u64; 3],
     class: Option<KeyClass>,
 }
 
 impl Default for KeyCache {
     fn default() -> Self {
-        KeyCache { sets: [[KeySlot { len: 0, key: [0; 23], class: None }; 2]; 32] }
+        KeyCache { sets: [[KeySlot { len: 0, words: [0; 3], class: None }; 4]; 16], next: [0; 16] }
     }
 }
 
-impl KeySlot {
-    #[inline]
-    fn holds(&self, k: &[u8]) -> bool {
-        // A byte loop: the keys are short, and a call to the library's memcmp costs more than the comparison.
-        usize::from(self.len) == k.len() && self.key.iter().zip(k).all(|(a, b)| a == b)
-    }
+/// `b[s..e]` (at most 23 bytes) as three little-endian words, zero past its end. Read straight from the text
+/// when 24 bytes from `s` are there (almost always), else through a padded copy ([`key_words_padded`]).
+#[inline(always)]
+fn key_words(b: &[u8], s: usize, e: usize) -> [u64; 3] {
+    let n = e - s;
+    let Some(c) = b.get(s..s + 24) else {
+        return key_words_padded(&b[s..e]);
+    };
+    let word = |i: usize| u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]));
+    // The bytes of word i that belong to the key: min(8, n - 8i), none when n <= 8i.
+    let mask = |i: usize| match n.saturating_sub(8 * i) {
+        0 => 0,
+        k if k >= 8 => !0,
+        k => (1u64 << (8 * k)) - 1,
+    };
+    [word(0) & mask(0), word(1) & mask(1), word(2) & mask(2)]
+}
+
+/// [`key_words`] near the end of the text. Kept out of line: its buffer would give every lookup a stack frame.
+#[inline(never)]
+fn key_words_padded(k: &[u8]) -> [u64; 3] {
+    let mut pad = [0u8; 24];
+    pad[..k.len()].copy_from_slice(k);
+    let word = |i: usize| u64::from_le_bytes(pad[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]));
+    [word(0), word(1), word(2)]
 }
 
 impl KeyCache {
-    /// `classify_key(k)`.
-    #[inline]
-    pub fn classify(&mut self, k: &[u8]) -> Option<KeyClass> {
-        let n = k.len();
-        if n < 3 || k[0].is_ascii_digit() {
+    /// `classify_key(&b[s..e])`. A hit is inlined into the scan loop; a miss is
+    /// [`classify_rest`](Self::classify_rest).
+    #[inline(always)]
+    pub fn classify(&mut self, b: &[u8], s: usize, e: usize) -> Option<KeyClass> {
+        let n = e - s;
+        if n < 3 || b[s].is_ascii_digit() {
             return None; // classify_key's own first test
         }
         if n > 23 {
-            return classify_key(k);
+            return classify_key(&b[s..e]);
         }
-        let h = u32::from(k[0])
-            ^ u32::from(k[1]) << 7
-            ^ u32::from(k[n - 2]) << 14
-            ^ u32::from(k[n - 1]) << 21
-            ^ (n as u32) << 26;
-        let set = &mut self.sets[(h.wrapping_mul(0x9e37_79b1) >> 27) as usize];
-        if set[0].holds(k) {
-            return set[0].class;
+        let w = key_words(b, s, e);
+        let h = (w[0] ^ w[1].rotate_left(21) ^ w[2].rotate_left(42) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let set = (h >> 60) as usize;
+        if let Some(slot) = self.sets[set].iter().find(|slot| usize::from(slot.len) == n && slot.words == w) {
+            return slot.class;
         }
-        if set[1].holds(k) {
-            set.swap(0, 1);
-            return set[0].class;
-        }
+        self.classify_rest(set, w, &b[s..e])
+    }
+
+    /// A miss of [`classify`](Self::classify) in `set`: `classify_key`, kept in the set's next way.
+    #[inline(never)]
+    fn classify_rest(&mut self, set: usize, w: [u64; 3], k: &[u8]) -> Option<KeyClass> {
         let class = classify_key(k);
-        set[1] = set[0];
-        set[0] = KeySlot { len: n as u8, key: [0; 23], class };
-        set[0].key[..n].copy_from_slice(k);
+        let way = usize::from(self.next[set] & 3);
+        self.next[set] = self.next[set].wrapping_add(1);
+        self.sets[set][way] = KeySlot { len: k.len() as u8, words: w, class };
         class
     }
 }
@@ -463,7 +511,7 @@ impl<'a> Scanner<'a> {
             let bit = 1u64 << (p - blk.base);
             if blk.m.stop & bit != 0 {
                 key = blk.last_run(b, kfrom, p).unwrap_or(key);
-                i = self.stop(p, key).max(p + 1);
+                i = if self.dull_stop(p, key) { p + 1 } else { self.stop(p, key).max(p + 1) };
                 kfrom = i;
             } else if blk.m.word & bit != 0 {
                 // The start of a run that may interest `on_word`.
@@ -485,6 +533,22 @@ impl<'a> Scanner<'a> {
                 }
             }
         }
+    }
+
+    /// Whether [`stop`](Self::stop) would only move on by one byte, decided from the key alone (most stops in log
+    /// text: `level:`, `page=`, `auth.refresh:`): a `:` or `=` that is not `://`, `::` or `)=(` acts only through
+    /// `assignment`, which moves on by one byte when the key names no secret. (A key `assignment` turns away before
+    /// looking it up is classified here all the same: the answer is the same one byte.)
+    #[inline]
+    fn dull_stop(&mut self, p: usize, key: (usize, usize)) -> bool {
+        let b = self.b;
+        let next = b.get(p + 1).copied();
+        let plain = match b[p] {
+            b':' => !matches!(next, Some(b'/' | b':')),
+            b'=' => !(next == Some(b'(') && p > 0 && b[p - 1] == b')'),
+            _ => false,
+        };
+        plain && key.1 > key.0 && self.keys.classify(b, key.0, key.1).is_none()
     }
 
     /// A stop (`b[p]` is `:`, `=` or `[`) whose key is `key`; returns where to resume.
@@ -647,7 +711,7 @@ impl<'a> Scanner<'a> {
         if b.get(e) != Some(&b' ') {
             return None;
         }
-        let kc = self.keys.classify(&b[s + 2..e])?;
+        let kc = self.keys.classify(b, s + 2, e)?;
         if kc.family == Family::Authorization {
             return None;
         }
@@ -667,7 +731,7 @@ impl<'a> Scanner<'a> {
     /// access_token expired") does not pass the value check.
     fn spaced(&mut self, s: usize, e: usize) -> Option<usize> {
         let b = self.b;
-        let kc = self.keys.classify(&b[s..e])?;
+        let kc = self.keys.classify(b, s, e)?;
         if kc.family == Family::Authorization {
             return None;
         }
@@ -785,7 +849,7 @@ impl<'a> Scanner<'a> {
             return op + 1;
         }
         let k = &b[ks..ke];
-        let Some(kc) = self.keys.classify(k) else {
+        let Some(kc) = self.keys.classify(b, ks, ke) else {
             return op + 1;
         };
         if kc.family == Family::Authorization {
@@ -1239,6 +1303,68 @@ mod tests {
         }
     }
 
+    #[test]
+    fn key_cache_answers_as_classify_key() {
+        // Keys of every length around the 8-byte words and the 23-byte limit, at every distance from the end of the
+        // text (the padded copy), differing in one byte or in length only, asked in random order so that sets fill,
+        // evict and are asked again.
+        const KEYS: &[&str] = &[
+            "password",
+            "passwor",
+            "password_",
+            "db_password",
+            "token",
+            "tokens",
+            "max_tokens",
+            "secret_name",
+            "client_secret",
+            "api_key",
+            "apikey",
+            "key",
+            "key_id",
+            "auth",
+            "oauth",
+            "auth.refresh",
+            "level",
+            "msg",
+            "aws_secret_access_key",
+            "aws_secret_access_keys",
+            "AWS_SECRET_ACCESS_KEY_ID",
+            "Authorization",
+            "sig",
+            "X-Amz-Signature",
+            "SharedAccessKey",
+            "AccountKey",
+            "private_key",
+            "public_key",
+            "token.ts",
+            "keys.ts",
+            "KeyStore.load",
+            "1password",
+            "pwd",
+            "db_pwd",
+            "abcdefghijklmnopqrstuvw",
+            "abcdefghijklmnopqrstuvwx",
+        ];
+        let mut state = 0x7e57_c0deu32;
+        let mut cache = KeyCache::default();
+        for _ in 0..20000 {
+            let r = xorshift(&mut state);
+            let mut k = KEYS[r as usize % KEYS.len()].as_bytes().to_vec();
+            if r & 0x100 != 0 && !k.is_empty() {
+                let at = (r >> 9) as usize % k.len();
+                k[at] = b"aZ9_-.eBb0x"[(r >> 20) as usize % 11];
+            }
+            let tail = (r >> 24) as usize % 30;
+            let mut text = b"x ".to_vec();
+            let s = text.len();
+            text.extend_from_slice(&k);
+            let e = text.len();
+            text.extend(std::iter::repeat_n(b'q', tail));
+            assert_eq!(cache.classify(&text, s, e), classify_key(&k), "{:?}", String::from_utf8_lossy(&k));
+        }
+    }
+
     /// The class table, bit by bit.
     fn classes_by_table(chunk: &[u8; 64]) -> Masks {
         let mut m = Masks::default();
@@ -1262,7 +1388,7 @@ mod tests {
             for (k, c) in chunk.iter_mut().enumerate() {
                 *c = (start + k) as u8;
             }
-            assert_eq!(classes64(&chunk), classes_by_table(&chunk));
+            assert_eq!(Masks::at(&chunk, 0), classes_by_table(&chunk));
             assert_eq!(classes64_swar(&chunk), classes_by_table(&chunk));
         }
         let mut state = 0x5eed_1234u32;
@@ -1270,7 +1396,7 @@ mod tests {
             for c in chunk.iter_mut() {
                 *c = xorshift(&mut state) as u8;
             }
-            assert_eq!(classes64(&chunk), classes_by_table(&chunk));
+            assert_eq!(Masks::at(&chunk, 0), classes_by_table(&chunk));
             assert_eq!(classes64_swar(&chunk), classes_by_table(&chunk));
         }
     }
