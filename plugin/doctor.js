@@ -6,6 +6,7 @@
 // formatReport() says them in plain words. A "problem" makes the report unhealthy (exit 1); a "warning" is
 // worth knowing but does not stop recording.
 
+import { createRequire } from "node:module";
 import { fs as nodeFs, path } from "./builtins.js";
 import { RecordingsReader, quarantineFile, resolveFile } from "./read.js";
 import { DEFAULT_MAX_BYTES, describeError, readStatus } from "./writer.js";
@@ -141,7 +142,7 @@ function settings(env) {
 /**
  * Examines the recordings set-up. options: { file, env, cwd, now, fs }. Returns the report:
  * { healthy, problems[], warnings[], checks[{ level: "ok"|"warning"|"problem", text }], target, writable,
- *   status, counts: { main, quarantine }, settings, versions }.
+ *   status, counts: { main, quarantine }, settings, core, launcher: { bundle, cache, writable, path }, versions }.
  */
 export async function examine(options = {}) {
   const fs = options.fs ?? nodeFs;
@@ -196,6 +197,21 @@ export async function examine(options = {}) {
   if (core.loaded) say("ok", "The wasm core loads.");
   else {
     say("problem", `The wasm core does not load (${core.error}): entries still go to the quarantine file, unredacted. Run "npm run build".`);
+  }
+
+  // How the `record` command starts (plugin/record.cjs): from its bundle and code cache, or slower.
+  const launcher = launcherState();
+  if (launcher.error) say("warning", `Could not ask the record command how it starts: ${launcher.error}.`);
+  else if (!launcher.bundle) {
+    say("warning", 'The record command runs the ES modules: plugin/cli.bundle.cjs is missing. It works, but each call starts slower (BENCHMARKS.md); run "npm run build".');
+  } else if (launcher.cache === "missing" || launcher.cache === "rejected") {
+    const why = launcher.cache === "rejected" ? "rejected by this Node (another version built it)" : "missing";
+    const next = launcher.writable
+      ? "a new one is written when a record call (this one too) ends"
+      : `it cannot be renewed here (${path.dirname(launcher.path)} is not writable): run "npm run build" as its owner`;
+    say("warning", `The record command's code cache is ${why}; ${next}. Until then each call starts a few ms slower.`);
+  } else {
+    say("ok", `The record command starts from its bundle (code cache: ${launcher.cache}).`);
   }
 
   // The status record.
@@ -261,8 +277,19 @@ export async function examine(options = {}) {
     counts: { main, quarantine, damaged },
     settings: settings(env),
     core,
+    launcher,
     versions: { package: packageInfo(fs), runtime: runtime() },
   };
+}
+
+/** plugin/record.cjs's own answer (launchState): { bundle, cache, writable, path } or { error }. */
+function launcherState() {
+  const file = new URL("./record.cjs", import.meta.url);
+  try {
+    return { ...createRequire(file)(file.pathname).launchState(), path: file.pathname };
+  } catch (e) {
+    return { error: describeError(e), path: file.pathname };
+  }
 }
 
 /** The report in plain words. */

@@ -24,18 +24,14 @@ const CACHE = path.join(__dirname, "cli.bundle.cache");
 /** import() resolved against this file, for the bundle: code run by vm.Script has no dynamic-import loader. */
 const importSibling = (spec) => import(spec);
 
-/** The bundle's exports, or null when there is no bundle. Writes the code cache at exit when the build asks
- *  for it (env AI_RECORDINGS_CODE_CACHE_OUT=<path>), and when the cache was missing or rejected (after a Node
- *  upgrade, say) and this directory is writable: then it holds what this run compiled, for the next runs. Says
- *  on stderr when the cache was missing or rejected (AI_RECORDINGS_DEBUG=1). */
-function loadBundle() {
+/** The bundle compiled as a script with the code cache, or null when there is no bundle. { script, cachedData }. */
+function compileBundle() {
   let source;
   try {
     source = fs.readFileSync(BUNDLE, "utf8");
   } catch {
     return null;
   }
-  if (process.versions.bun) return require(BUNDLE);
   const vm = require("node:vm");
   let cachedData;
   try {
@@ -46,7 +42,49 @@ function loadBundle() {
   // As Node's own CommonJS wrapper does: a leading "#!" line (esbuild keeps cli.js's) is not JavaScript.
   if (source.startsWith("#!")) source = "//" + source.slice(2);
   const wrapped = `(function (exports, require, module, __filename, __dirname, __recordImport) {${source}\n})`;
-  const script = new vm.Script(wrapped, { filename: BUNDLE, cachedData });
+  return { script: new vm.Script(wrapped, { filename: BUNDLE, cachedData }), cachedData };
+}
+
+/** How this install's `record` starts, for `record doctor`: { bundle: bool, cache: "used" | "missing" |
+ *  "rejected" | "not used (Bun)", writable: whether a new cache can be written here }. What this process's
+ *  launcher found, when it ran; otherwise the bundle is compiled to see (a few ms; nothing runs). */
+function launchState() {
+  if (loaded) return { ...loaded, writable: canWrite() };
+  const writable = canWrite();
+  if (process.versions.bun) return { bundle: fs.existsSync(BUNDLE), cache: "not used (Bun)", writable };
+  const c = compileBundle();
+  if (!c) return { bundle: false, cache: "missing", writable };
+  const cache = !c.cachedData ? "missing" : c.script.cachedDataRejected ? "rejected" : "used";
+  return { bundle: true, cache, writable };
+}
+
+/** What loadBundle() found in this process (V8 would answer a second compile of the same source from memory,
+ *  so launchState() reports the first). */
+let loaded = null;
+
+function canWrite() {
+  try {
+    fs.accessSync(__dirname, fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The bundle's exports, or null when there is no bundle. Writes the code cache at exit when the build asks
+ *  for it (env AI_RECORDINGS_CODE_CACHE_OUT=<path>), and when the cache was missing or rejected (after a Node
+ *  upgrade, say) and this directory is writable: then it holds what this run compiled, for the next runs. Says
+ *  on stderr when the cache was missing or rejected (AI_RECORDINGS_DEBUG=1). */
+function loadBundle() {
+  if (process.versions.bun) {
+    if (!fs.existsSync(BUNDLE)) return null;
+    loaded = { bundle: true, cache: "not used (Bun)" };
+    return require(BUNDLE);
+  }
+  const c = compileBundle();
+  if (!c) return null;
+  const { script, cachedData } = c;
+  loaded = { bundle: true, cache: !cachedData ? "missing" : script.cachedDataRejected ? "rejected" : "used" };
   if (script.cachedDataRejected !== false && process.env.AI_RECORDINGS_DEBUG === "1") {
     process.stderr.write(`record: code cache ${cachedData ? "rejected (another Node or V8, or a stale build)" : "missing"}: ${CACHE}\n`);
   }
@@ -62,8 +100,8 @@ function loadBundle() {
  *  run reads the old cache or the new one, never half of one. Best effort: a read-only install keeps none. */
 function renewCache(script) {
   const tmp = `${CACHE}.${process.pid}.tmp`;
+  if (!canWrite()) return;
   try {
-    fs.accessSync(__dirname, fs.constants.W_OK);
     fs.writeFileSync(tmp, script.createCachedData());
     fs.renameSync(tmp, CACHE);
   } catch {
@@ -89,15 +127,21 @@ function cannotLoad(e) {
   process.exitCode = 0;
 }
 
-let cli = null;
-try {
-  cli = loadBundle();
-} catch {
-  cli = null; // a damaged bundle: the ES modules below
+function main() {
+  let cli = null;
+  try {
+    cli = loadBundle();
+  } catch {
+    cli = null; // a damaged bundle: the ES modules below
+  }
+  (cli ? Promise.resolve(cli) : import("./cli.js"))
+    .then((m) => m.runCli())
+    .then((exitNow) => {
+      if (exitNow) process.exit(); // see runCli in cli.js
+    })
+    .catch(cannotLoad);
 }
-(cli ? Promise.resolve(cli) : import("./cli.js"))
-  .then((m) => m.runCli())
-  .then((exitNow) => {
-    if (exitNow) process.exit(); // see runCli in cli.js
-  })
-  .catch(cannotLoad);
+
+// Run as the command; required (by plugin/doctor.js), it only answers questions.
+if (require.main === module) main();
+module.exports = { launchState };

@@ -406,6 +406,37 @@ test("the launcher's code cache: used as built; a rejected or missing one is sai
   }
 });
 
+test("record doctor says how the record command starts: bundle and cache used, rejected, missing, no bundle", { skip: !!process.versions.bun }, () => {
+  const { d, env } = setup();
+  const doctor = (plugin) => {
+    const r = spawnSync(RUNTIME, [path.join(plugin, "record.cjs"), "doctor", "--json"], { env, encoding: "utf8" });
+    return JSON.parse(r.stdout);
+  };
+  const built = doctor(PLUGIN);
+  assert.deepEqual([built.launcher.bundle, built.launcher.cache], [true, "used"]);
+  assert.ok(built.checks.some((c) => c.level === "ok" && /starts from its bundle \(code cache: used\)/.test(c.text)));
+  // A rejected cache is said, with what happens next: the launcher of that very call renews it, so the next
+  // doctor finds it used.
+  const garbage = pluginCopy(d, "doctor-garbage", (p) => fs.writeFileSync(path.join(p, "cli.bundle.cache"), Buffer.alloc(512, 1)));
+  const g = doctor(garbage);
+  assert.equal(g.launcher.cache, "rejected");
+  assert.ok(g.warnings.some((w) => /code cache is rejected by this Node .*a new one is written when a record call/.test(w)), g.warnings.join("\n"));
+  assert.equal(doctor(garbage).launcher.cache, "used");
+  // Asked without the launcher (the ES modules), doctor compiles the bundle itself to see (and renews nothing).
+  const viaModules = (plugin) => JSON.parse(spawnSync(RUNTIME, [path.join(plugin, "cli.js"), "doctor", "--json"], { env, encoding: "utf8" }).stdout);
+  assert.equal(viaModules(garbage).launcher.cache, "used");
+  const garbage2 = pluginCopy(d, "doctor-garbage-2", (p) => fs.writeFileSync(path.join(p, "cli.bundle.cache"), Buffer.alloc(512, 2)));
+  assert.equal(viaModules(garbage2).launcher.cache, "rejected");
+  assert.deepEqual(fs.readFileSync(path.join(garbage2, "cli.bundle.cache")), Buffer.alloc(512, 2));
+  const noBundle = pluginCopy(d, "doctor-no-bundle", (p) => fs.rmSync(path.join(p, "cli.bundle.cjs")));
+  const n = doctor(noBundle);
+  assert.equal(n.launcher.bundle, false);
+  assert.ok(n.warnings.some((w) => /runs the ES modules: plugin\/cli\.bundle\.cjs is missing/.test(w)));
+  // Neither is a problem: recording works.
+  assert.equal(g.problems.some((p) => /code cache|bundle/.test(p)), false);
+  assert.equal(n.problems.some((p) => /code cache|bundle/.test(p)), false);
+});
+
 test("`node plugin/cli.js` (the ES modules, unbundled) is the same command", () => {
   const { file, q, env } = setup();
   const r = spawnSync(RUNTIME, [path.join(PLUGIN, "cli.js"), "--json", '{"note":"via the ES modules"}'], { env, encoding: "utf8" });
