@@ -16,6 +16,15 @@ let osModule = null;
  *  hook process to load), and recording with HOME set never needs it (home, temp dir, host name, user). */
 export const os = new Proxy({}, { get: (_, name) => (osModule ??= require("node:os"))[name] });
 
+/** Closes `fd` and ignores a failure: for descriptors whose data is already written or that were only read. */
+export function closeQuietly(fs, fd) {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // nothing left to lose
+  }
+}
+
 /** tty.isatty, loading node:tty only when called: it brings the streams stack with it (tty.ReadStream). */
 export function isatty(fd) {
   return require("node:tty").isatty(fd);

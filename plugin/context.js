@@ -24,7 +24,7 @@
 // exist (a loose ref not written yet) is stat'ed by path every call. Descriptors are closed after KEEP_MS
 // without a call (an unref'd timer), by clearGitCache(), and at exit (O_CLOEXEC: never inherited).
 
-import { fs as nodeFs, path } from "./builtins.js";
+import { closeQuietly, fs as nodeFs, path } from "./builtins.js";
 
 const cache = new Map(); // dir → entry
 const NEGATIVE_TTL_MS = 1000; // "not in a repository" is re-checked after this long (git init may follow)
@@ -404,14 +404,6 @@ function release(entry) {
   for (const fd of entry.fds) if (fd >= 0) closeQuietly(entry.fs, fd);
   entry.fds = null;
   holding.delete(entry);
-}
-
-function closeQuietly(fs, fd) {
-  try {
-    fs.closeSync(fd);
-  } catch {
-    // nothing was written through it
-  }
 }
 
 function sweep() {

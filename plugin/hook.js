@@ -26,7 +26,7 @@
 // Fast path: this module does not import the MCP SDK, and loads the recorder (wasm) only when there is an
 // entry to write. Events that call for no entry (a passing command, a non-gate failure) cost a node start.
 
-import { fs, isMainModule } from "./builtins.js";
+import { closeQuietly, fs, isMainModule } from "./builtins.js";
 import { createState, entryFromToolAfter, entryFromEvent, isGate, resolveOptions } from "./hooks.js";
 
 export const HOSTS = ["claude-code", "codex"];
@@ -132,11 +132,7 @@ function withFile(file, fn) {
   } catch {
     return null;
   } finally {
-    if (fd !== undefined) {
-      try {
-        fs.closeSync(fd);
-      } catch {}
-    }
+    if (fd !== undefined) closeQuietly(fs, fd);
   }
 }
 

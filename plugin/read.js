@@ -28,7 +28,7 @@
 // edited by hand, not UTF-8) is skipped and reported with its segment and byte offset; blank lines (which the
 // writer may leave after a torn tail) are skipped silently.
 
-import { fs as nodeFs, path } from "./builtins.js";
+import { closeQuietly, fs as nodeFs, path } from "./builtins.js";
 import { resolveTarget as resolveFile, quarantinePath as quarantineFile, listSegments } from "./paths.js";
 import { createHash } from "node:crypto";
 
@@ -469,11 +469,7 @@ export class RecordingsReader {
       this.unreadable = true;
       reportSettled(false);
     } finally {
-      try {
-        fs.closeSync(fd);
-      } catch {
-        // nothing to lose
-      }
+      closeQuietly(fs, fd);
     }
   }
 

@@ -2,7 +2,7 @@
 // target, gather the context, call the wasm core once, write the bytes it returned. Never throws.
 // Contract: plugin/recorder.d.ts.
 
-import { fs as nodeFs, os, path } from "./builtins.js";
+import { closeQuietly, fs as nodeFs, os, path } from "./builtins.js";
 import { Core, newEid } from "./core.js";
 import { gitContext } from "./context.js";
 import { appendLine } from "./writer.js";
@@ -325,11 +325,7 @@ export function recordFd(fd, options = {}) {
     return { status: "skipped", file: safeTarget(options), eid: null, reason: `${(e && e.code) || "EIO"}: ${why}` };
   } finally {
     if (spool) {
-      try {
-        fs.closeSync(spool.fd);
-      } catch {
-        // ignore
-      }
+      closeQuietly(fs, spool.fd);
       try {
         fs.unlinkSync(spool.path);
       } catch {

@@ -70,7 +70,7 @@
 // * Never throws: every failure comes back as { ok: false, reason: "<CODE>: <plain words>" } and is noted in
 //   a small status record (see `statusPath`), itself written best-effort.
 
-import { fs as nodeFs, os, path } from "./builtins.js";
+import { closeQuietly, fs as nodeFs, os, path } from "./builtins.js";
 import { envOf, listSegments, quarantinePath, stemOf } from "./paths.js";
 
 export { quarantinePath };
@@ -616,14 +616,6 @@ export const PATH_CHECK_MS = 100;
  *  size and ctime: the file's, right after our last append through it } */
 const kept = new Map();
 let sweepTimer = null;
-
-function closeQuietly(fs, fd) {
-  try {
-    fs.closeSync(fd);
-  } catch {
-    // closing cannot lose what was written
-  }
-}
 
 function dropKept(fs, file) {
   const h = kept.get(file);
