@@ -59,8 +59,9 @@
 //   file they opened. An append racing with the rename may therefore land in the archive just after it was
 //   renamed; it is a complete line there and readers find it, because a reader reads all segments
 //   (`segments()` below: archives in rotation order, then the live file). Archives are never edited or
-//   deleted (the seal changes only their mode). A lock left by a crashed holder is stale when its pid is dead on this host or it is older than
-//   `staleLockMs`; it is broken by renaming it aside (so two breakers cannot both win) and rotation continues.
+//   deleted (the seal changes only their mode). A lock left by a crashed holder is stale when its pid is dead on
+//   this host or it is older than `staleLockMs`; it is broken by renaming it aside (so two breakers cannot both
+//   win) and rotation continues.
 //   If rotation fails for any reason the entry is still appended to the old file (a warning says why).
 // * Durability: by default each append is followed by fdatasync(2) (about 0.2 ms on the ext4 disk where it
 //   was measured, see BENCHMARKS.md); `sync: false` or env AI_RECORDINGS_SYNC=0 turns it off, leaving the
@@ -723,6 +724,13 @@ function keepOrClose(fs, file, h, burst, nowMs) {
   return true;
 }
 
+/** A descriptor freshly opened (openTarget's { fd, readable }) with the identity its fstat `st` shows, as validKept
+ *  and keepOrClose track it: checked against its path at `nowMs`; size and ctime unknown until the first append. */
+function handleOf(o, st, nowMs) {
+  const { dev, ino, mode, uid, gid } = st;
+  return { fd: o.fd, readable: o.readable, dev, ino, mode, uid, gid, used: 0, checked: nowMs, size: -1, ctime: -1 };
+}
+
 function appendInner(fs, file, line, options, now, warnings) {
   // A line always ends in "\n". Strings stay strings until write(2) (see writeAll); `size` is in bytes.
   let data = line;
@@ -758,7 +766,7 @@ function appendInner(fs, file, line, options, now, warnings) {
         closeQuietly(fs, o.fd);
         throw e;
       }
-      h = { fd: o.fd, readable: o.readable, dev: st.dev, ino: st.ino, mode: st.mode, uid: st.uid, gid: st.gid, used: 0, checked: t0, size: -1, ctime: -1 };
+      h = handleOf(o, st, t0);
     }
     let open = true; // h.fd is ours to close or keep
     let wrote = false; // some bytes of this attempt may have reached the file: never retry blindly
@@ -777,9 +785,9 @@ function appendInner(fs, file, line, options, now, warnings) {
           closeQuietly(fs, h.fd);
           const o = openTarget(fs, file);
           open = true;
-          h = { fd: o.fd, readable: o.readable, dev: 0, ino: 0, mode: 0, uid: 0, gid: 0, used: 0, checked: t0, size: -1, ctime: -1 };
-          st = fs.fstatSync(h.fd);
-          Object.assign(h, { dev: st.dev, ino: st.ino, mode: st.mode, uid: st.uid, gid: st.gid });
+          h = { fd: o.fd }; // closed by the handler below if the fstat throws
+          st = fs.fstatSync(o.fd);
+          h = handleOf(o, st, t0);
         } else if (r !== "busy") {
           warnings.push(`rotation failed, appended to the old file: ${r}`);
         }
@@ -828,11 +836,10 @@ function appendInner(fs, file, line, options, now, warnings) {
           // full) and ours landed right after its fragment. Write ours again, on a fresh line; the glued copy
           // stays behind a fragment, where a reader sees one damaged line.
           const clean = endsClean(fs, fd, fs.fstatSync(fd).size);
-          const again = clean ? data : afterNewline(data);
-          writeAll(fs, fd, again, clean ? size : size + 1);
-          warnings.push("another writer's torn line ended just before ours; wrote the line again on a fresh line");
-          out = again;
+          out = clean ? data : afterNewline(data);
           outSize = clean ? size : size + 1;
+          writeAll(fs, fd, out, outSize);
+          warnings.push("another writer's torn line ended just before ours; wrote the line again on a fresh line");
           end = -1;
         }
         if (sync) fs.fdatasyncSync(fd);
