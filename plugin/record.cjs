@@ -24,7 +24,8 @@ const CACHE = path.join(__dirname, "cli.bundle.cache");
 /** import() resolved against this file, for the bundle: code run by vm.Script has no dynamic-import loader. */
 const importSibling = (spec) => import(spec);
 
-/** The bundle compiled as a script with the code cache, or null when there is no bundle. { script, cachedData }. */
+/** The bundle compiled as a script with the code cache, or null when there is no bundle: { script, cache }, where
+ *  `cache` says how the code cache went: "used", "missing" or "rejected" (another Node or V8, or a stale build). */
 function compileBundle() {
   let source;
   try {
@@ -42,20 +43,21 @@ function compileBundle() {
   // As Node's own CommonJS wrapper does: a leading "#!" line (esbuild keeps cli.js's) is not JavaScript.
   if (source.startsWith("#!")) source = "//" + source.slice(2);
   const wrapped = `(function (exports, require, module, __filename, __dirname, __recordImport) {${source}\n})`;
-  return { script: new vm.Script(wrapped, { filename: BUNDLE, cachedData }), cachedData };
+  const script = new vm.Script(wrapped, { filename: BUNDLE, cachedData });
+  return { script, cache: !cachedData ? "missing" : script.cachedDataRejected ? "rejected" : "used" };
 }
+
+const BUN_CACHE = "not used (Bun)";
 
 /** How this install's `record` starts, for `record doctor`: { bundle: bool, cache: "used" | "missing" |
  *  "rejected" | "not used (Bun)", writable: whether a new cache can be written here }. What this process's
  *  launcher found, when it ran; otherwise the bundle is compiled to see (a few ms; nothing runs). */
 function launchState() {
-  if (loaded) return { ...loaded, writable: canWrite() };
   const writable = canWrite();
-  if (process.versions.bun) return { bundle: fs.existsSync(BUNDLE), cache: "not used (Bun)", writable };
+  if (loaded) return { ...loaded, writable };
+  if (process.versions.bun) return { bundle: fs.existsSync(BUNDLE), cache: BUN_CACHE, writable };
   const c = compileBundle();
-  if (!c) return { bundle: false, cache: "missing", writable };
-  const cache = !c.cachedData ? "missing" : c.script.cachedDataRejected ? "rejected" : "used";
-  return { bundle: true, cache, writable };
+  return { bundle: c !== null, cache: c ? c.cache : "missing", writable };
 }
 
 /** What loadBundle() found in this process (V8 would answer a second compile of the same source from memory,
@@ -78,21 +80,22 @@ function canWrite() {
 function loadBundle() {
   if (process.versions.bun) {
     if (!fs.existsSync(BUNDLE)) return null;
-    loaded = { bundle: true, cache: "not used (Bun)" };
+    loaded = { bundle: true, cache: BUN_CACHE };
     return require(BUNDLE);
   }
   const c = compileBundle();
   if (!c) return null;
-  const { script, cachedData } = c;
-  loaded = { bundle: true, cache: !cachedData ? "missing" : script.cachedDataRejected ? "rejected" : "used" };
-  if (script.cachedDataRejected !== false && process.env.AI_RECORDINGS_DEBUG === "1") {
-    process.stderr.write(`record: code cache ${cachedData ? "rejected (another Node or V8, or a stale build)" : "missing"}: ${CACHE}\n`);
+  const { script, cache } = c;
+  loaded = { bundle: true, cache };
+  if (cache !== "used" && process.env.AI_RECORDINGS_DEBUG === "1") {
+    const why = cache === "rejected" ? "rejected (another Node or V8, or a stale build)" : "missing";
+    process.stderr.write(`record: code cache ${why}: ${CACHE}\n`);
   }
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, require, mod, BUNDLE, __dirname, importSibling);
   const out = process.env.AI_RECORDINGS_CODE_CACHE_OUT;
   if (out) process.once("exit", () => fs.writeFileSync(out, script.createCachedData()));
-  else if (script.cachedDataRejected !== false) process.once("exit", () => renewCache(script));
+  else if (cache !== "used") process.once("exit", () => renewCache(script));
   return mod.exports;
 }
 
