@@ -58,6 +58,53 @@ test("a torn last line (no final newline) is closed before the next entry", () =
   assert.deepEqual(lines(f).slice(-2), ['{"next":2}', '{"n":3}']);
 });
 
+test("a line still being copied by another writer is waited for through an empty write, not taken for torn", () => {
+  // The other writer's line is half there (no final newline yet); it finishes when the kernel lets our empty
+  // write(2) take the inode lock. Taking the half line for a torn one would add a blank line and a warning.
+  const f = path.join(tmpdir(), "r.jsonl");
+  fs.writeFileSync(f, '{"ok":1}\n{"other":');
+  const empties = [];
+  const seam = fsWith({
+    writeSync(fd, buf, off, len, ...rest) {
+      if (len === 0) {
+        empties.push(fd);
+        fs.appendFileSync(f, '"writer"}\n'); // the copy in progress completes
+        return 0;
+      }
+      return fs.writeSync(fd, buf, off, len, ...rest);
+    },
+  });
+  const r = appendLine(f, '{"mine":2}\n', { ...quiet, fs: seam });
+  assert.equal(r.ok, true);
+  assert.equal(r.warnings, undefined);
+  assert.equal(empties.length, 1);
+  assert.deepEqual(lines(f), ['{"ok":1}', '{"other":"writer"}', '{"mine":2}']);
+});
+
+test("an empty write returns only once another process's write in progress is done (the kernel's inode lock)", async () => {
+  // What endsClean relies on, on this machine's real filesystem: a child writes 256 MiB in one write(2); an
+  // empty write issued meanwhile returns after it, when the file has its full size.
+  const f = path.join(tmpdir(), "big");
+  fs.writeFileSync(f, "");
+  const { spawn } = await import("node:child_process");
+  const size = 256 << 20;
+  const child = spawn(process.execPath, ["-e", `const fs=require("fs");const b=Buffer.alloc(${size},97);const fd=fs.openSync(${JSON.stringify(f)},"a");process.stdout.write("go\\n");fs.writeSync(fd,b);`], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise((resolve) => child.stdout.once("data", resolve));
+  const fd = fs.openSync(f, "a");
+  try {
+    let before = 0;
+    while ((before = fs.fstatSync(fd).size) === 0) await new Promise((r) => setImmediate(r)); // the copy began
+    fs.writeSync(fd, Buffer.alloc(0), 0, 0);
+    const after = fs.fstatSync(fd).size;
+    assert.ok(before < size, `the copy was still running when we looked (${before} of ${size} bytes)`);
+    assert.equal(after, size, "the empty write returned before the copy in progress was done");
+  } finally {
+    fs.closeSync(fd);
+    await new Promise((r) => (child.exitCode === null ? child.once("exit", r) : r()));
+    fs.rmSync(f, { force: true });
+  }
+});
+
 test("short writes are continued until the whole line is written", () => {
   const f = path.join(tmpdir(), "r.jsonl");
   let calls = 0;
