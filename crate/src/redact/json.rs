@@ -28,13 +28,25 @@ pub struct Edit {
     pub path: String,
 }
 
+/// Scans the raw content of a string whose escapes are all two bytes long, given the escaped bits (see
+/// `scan::Scanner::run_raw`); `true` when the decoded content is proven to hold nothing to redact.
+pub type ScanRaw<'a> = &'a dyn Fn(&str, &[u64]) -> bool;
+
+/// Strings with escapes at least this long are first scanned raw ([`ScanRaw`]), which spares decoding them when
+/// that proves them clean (decoding log text, an escape every few dozen bytes, cost a quarter of its redaction).
+/// Shorter ones are decoded at once: their decoding is cheap, and the pass that finds the escapes would be paid
+/// twice for those the raw scan gives up on.
+const RAW_FROM: usize = 1024;
+
 /// Walks `raw` and returns the edits, in order. `parent_key` is the key of the member `raw` is the value of, when
 /// the caller holds them apart. `scan` finds spans in decoded text (built-in rules, user patterns, allow lists);
-/// `allowed` is the allow list, for whole-value redactions.
+/// `scan_raw`, when given, can prove a long string clean without decoding it (only when `scan` runs the built-in
+/// rules alone); `allowed` is the allow list, for whole-value redactions.
 pub fn walk(
     raw: &str,
     parent_key: Option<&str>,
     scan: &dyn Fn(&str) -> Vec<Found>,
+    scan_raw: Option<ScanRaw>,
     allowed: &dyn Fn(&str) -> bool,
 ) -> Vec<Edit> {
     let b = raw.as_bytes();
@@ -46,11 +58,7 @@ pub fn walk(
     while i < n {
         match b[i] {
             b'"' => {
-                // One pass finds the end and, when there are escapes, decodes; otherwise the raw content is the text.
-                let (cs, ce, next, has_escape) = read_string(raw, i, &mut dec);
-                let content = &raw[cs..ce];
                 let is_key = matches!(stack.last(), Some(Frame::Obj { want_key: true, .. }));
-                let text: &str = if has_escape { dec.text() } else { content };
                 let kc = if is_key {
                     None
                 } else {
@@ -61,8 +69,15 @@ pub fn walk(
                         None => parent_key.and_then(|k| classify_key(k.as_bytes())),
                     }
                 };
+                // A value redacted whole needs the decoded text; the others may be proven clean undecoded.
+                let scan_raw = if kc.is_none() { scan_raw } else { None };
+                // One pass finds the end and, when there are escapes, decodes; otherwise the raw content is the text.
+                let (cs, ce, next, read) = read_string(raw, i, &mut dec, scan_raw);
+                let has_escape = read == Read::Decoded;
+                let text: &str = if has_escape { dec.text() } else { &raw[cs..ce] };
                 let spans = match kc.and_then(|kc| whole_value(text, kc, allowed)) {
                     Some(f) => vec![f],
+                    None if read == Read::Clean => Vec::new(),
                     None => scan(text),
                 };
                 let mut seg = if is_key { Some(KeySeg::Raw(cs, ce)) } else { None };
@@ -141,13 +156,26 @@ fn whole_value(text: &str, kc: KeyClass, allowed: &dyn Fn(&str) -> bool) -> Opti
 }
 
 /// The decoded content of the last string read that had escapes (see [`read_string`]), and its escapes. The
-/// buffer is kept from one string to the next.
+/// buffers are kept from one string to the next.
 #[derive(Default)]
 struct Decoded {
     /// Bytes `..len` are the content; the bytes after them are room that the 32-byte copies below write into.
     buf: Vec<u8>,
     len: usize,
     escs: Vec<Esc>,
+    /// The escaped bits of the last string [`simple_escapes`] read.
+    esc_bits: Vec<u64>,
+}
+
+/// How [`read_string`] read a string.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// No escapes: the raw content is the text.
+    Plain,
+    /// Decoded into the [`Decoded`].
+    Decoded,
+    /// Not decoded: the raw scan proved it clean.
+    Clean,
 }
 
 impl Decoded {
@@ -160,9 +188,10 @@ impl Decoded {
 }
 
 /// Reads the string literal opening at `i` in one pass: returns the content start, the content end, the index
-/// after the closing quote (or the end of input when unterminated), and whether the content has escapes. When it
-/// has, `dec` holds the decoded content and one record per escape (between escapes, decoded and raw offsets
-/// advance together); otherwise it is left as it was.
+/// after the closing quote (or the end of input when unterminated), and how it was read. When the content has
+/// escapes, it is either proven clean by `scan_raw` (long strings whose escapes are all two bytes long) or decoded:
+/// `dec` holds the decoded content and one record per escape (between escapes, decoded and raw offsets advance
+/// together); otherwise `dec` is left as it was.
 ///
 /// An escape never reaches past the content: `\uXXXX` takes hex digits, which are never a quote, and a backslash
 /// before the closing quote would have escaped it, so decoding against the whole input reads what decoding the
@@ -172,14 +201,21 @@ impl Decoded {
 /// has an escape every few dozen bytes (`\n`, `\"`), and copying each run between escapes on its own cost more
 /// than the scan that follows. Decoding never lengthens the content (an escape decodes to at most as many bytes
 /// as it takes), so a buffer of the rest of the input plus thirty-two bytes is always room enough.
-fn read_string(raw: &str, i: usize, dec: &mut Decoded) -> (usize, usize, usize, bool) {
+fn read_string(raw: &str, i: usize, dec: &mut Decoded, scan_raw: Option<ScanRaw>) -> (usize, usize, usize, Read) {
     let b = raw.as_bytes();
     let s = i + 1;
     let j = quote_or_backslash(b, s);
     if j >= b.len() || b[j] == b'"' {
         // No escape (the common case: the raw content is the text). Unterminated (not valid JSON): the content
         // runs to the end of the input.
-        return if j >= b.len() { (s, b.len(), b.len(), false) } else { (s, j, j + 1, false) };
+        return if j >= b.len() { (s, b.len(), b.len(), Read::Plain) } else { (s, j, j + 1, Read::Plain) };
+    }
+    if let Some(scan_raw) = scan_raw.filter(|_| b.len() - s >= RAW_FROM) {
+        if let Some(ce) = simple_escapes(b, s, &mut dec.esc_bits).filter(|&ce| ce - s >= RAW_FROM) {
+            if scan_raw(&raw[s..ce], &dec.esc_bits) {
+                return (s, ce, ce + 1, Read::Clean);
+            }
+        }
     }
     let room = b.len() - s + 32;
     if dec.buf.len() < room {
@@ -191,7 +227,113 @@ fn read_string(raw: &str, i: usize, dec: &mut Decoded) -> (usize, usize, usize, 
     let (j, o) = decode(raw, s, j, dec);
     dec.len = o;
     let (ce, next) = if j >= b.len() { (b.len(), b.len()) } else { (j, j + 1) };
-    (s, ce, next, true)
+    (s, ce, next, Read::Decoded)
+}
+
+/// For the string whose content starts at `s` and holds a backslash: when it is terminated and every escape in it
+/// is two bytes long (`\" \\ \/ \b \f \n \r \t`), its content end, with `bits` set to the escaped bits of the
+/// content (bit k of word w: content byte 64w + k is the second byte of an escape). `None` for a string with another
+/// escape (`\uXXXX`, or one that is not valid JSON) or unterminated: those are decoded.
+///
+/// Branch-free per 64 bytes, whatever the number of escapes: which backslashes escape is found from the bitmap of
+/// backslashes as simdjson does it (odd and even runs told apart by a subtraction), and the end is the first quote
+/// that is not escaped. Where every escape is two bytes long, that is where decoding ends too. Compiled with
+/// simd128 on wasm so that [`specials`] is inlined into the loop.
+#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+pub(super) fn simple_escapes(b: &[u8], s: usize, bits: &mut Vec<u64>) -> Option<usize> {
+    const ODD: u64 = 0xaaaa_aaaa_aaaa_aaaa;
+    bits.clear();
+    bits.reserve((b.len() - s) / 64 + 1);
+    // Whether the first byte of the next block is escaped (by a backslash that ends this block).
+    let mut carry = 0u64;
+    let mut bad = 0u64;
+    let mut base = s;
+    while base < b.len() {
+        let sp = specials64(b, base);
+        // simdjson's `json_escape_scanner`: a backslash that is escaped escapes nothing; of the others, a run
+        // escapes the byte after it when its length is odd.
+        let potential = sp.backslash & !carry;
+        let codes = ((potential << 1 | ODD).wrapping_sub(potential)) ^ ODD;
+        let escaped = codes ^ (sp.backslash | carry);
+        carry = (codes & sp.backslash) >> 63;
+        let ends = sp.quote & !escaped;
+        if ends != 0 {
+            let k = ends.trailing_zeros() as usize;
+            let before = (1u64 << k) - 1;
+            bits.push(escaped & before);
+            bad |= escaped & !sp.simple & before;
+            return (bad == 0).then_some(base + k);
+        }
+        bits.push(escaped);
+        bad |= escaped & !sp.simple;
+        base += 64;
+    }
+    None
+}
+
+/// Bitmaps of 64 bytes of `b` from `i` (bit k: byte i + k; bytes past the end are none of them).
+struct Specials {
+    quote: u64,
+    backslash: u64,
+    /// The bytes that follow a backslash in a two-byte escape: `" \ / b f n r t`.
+    simple: u64,
+}
+
+#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+#[inline]
+fn specials64(b: &[u8], i: usize) -> Specials {
+    if let Some(chunk) = b.get(i..i + 64).and_then(|c| <&[u8; 64]>::try_from(c).ok()) {
+        return specials(chunk);
+    }
+    let mut pad = [0u8; 64]; // NUL is none of them
+    let tail = b.get(i..).unwrap_or(&[]);
+    pad[..tail.len()].copy_from_slice(tail);
+    specials(&pad)
+}
+
+/// [`Specials`] with wasm simd128: the two-byte escapes' second bytes by nibble lookups as in `scan::classes64`.
+#[cfg(target_arch = "wasm32")]
+#[target_feature(enable = "simd128")]
+#[inline]
+fn specials(chunk: &[u8; 64]) -> Specials {
+    use core::arch::wasm32::*;
+    // Buckets: 0 `"` `/` (high nibble 2), 1 `\` (5), 2 `b f n` (6), 3 `r t` (7). A byte is in the set when
+    // lo[low nibble] & hi[high nibble] is not zero; bytes of 0x80 and up index past hi's non-zero entries.
+    let lo = u8x16(0, 0, 0x0d, 0, 0x08, 0, 0x04, 0, 0, 0, 0, 0, 0x02, 0, 0x04, 0x01);
+    let hi = u8x16(0, 0, 0x01, 0, 0, 0x02, 0x04, 0x08, 0, 0, 0, 0, 0, 0, 0, 0);
+    // SAFETY: bytes 16q..16q+16 of the 64-byte chunk are readable; wasm loads need no alignment.
+    let load = |q: usize| unsafe { v128_load(chunk[16 * q..].as_ptr().cast::<v128>()) };
+    let v = [load(0), load(1), load(2), load(3)];
+    let bits = |t: [v128; 4]| {
+        u64::from(u8x16_bitmask(t[0]))
+            | u64::from(u8x16_bitmask(t[1])) << 16
+            | u64::from(u8x16_bitmask(t[2])) << 32
+            | u64::from(u8x16_bitmask(t[3])) << 48
+    };
+    let eq = |c: u8| {
+        let c = u8x16_splat(c);
+        bits([i8x16_eq(v[0], c), i8x16_eq(v[1], c), i8x16_eq(v[2], c), i8x16_eq(v[3], c)])
+    };
+    let simple = |v: v128| {
+        let set = v128_and(i8x16_swizzle(lo, v128_and(v, u8x16_splat(0x0f))), i8x16_swizzle(hi, u8x16_shr(v, 4)));
+        i8x16_ne(set, u8x16_splat(0))
+    };
+    Specials {
+        quote: eq(b'"'),
+        backslash: eq(b'\\'),
+        simple: bits([simple(v[0]), simple(v[1]), simple(v[2]), simple(v[3])]),
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn specials(chunk: &[u8; 64]) -> Specials {
+    let mut sp = Specials { quote: 0, backslash: 0, simple: 0 };
+    for (k, &c) in chunk.iter().enumerate() {
+        sp.quote |= u64::from(c == b'"') << k;
+        sp.backslash |= u64::from(c == b'\\') << k;
+        sp.simple |= u64::from(SIMPLE_ESCAPES[usize::from(c)] != 0) << k;
+    }
+    sp
 }
 
 /// The rest of [`read_string`]: decodes from the escape at `j` (decoded content so far: `o = j - s` bytes) to the
@@ -478,10 +620,10 @@ mod tests {
 
     /// Content start and end, the index after the string, whether it has escapes; the decoded content and the
     /// escapes as (decoded start, raw start, decoded end, raw end).
-    type Read = ((usize, usize, usize, bool), String, Vec<(u32, u32, u32, u32)>);
+    type TwoPass = ((usize, usize, usize, bool), String, Vec<(u32, u32, u32, u32)>);
 
     /// The two-pass reading `read_string` replaced: the extent first, then the content decoded on its own.
-    fn two_pass(raw: &str, i: usize) -> Read {
+    fn two_pass(raw: &str, i: usize) -> TwoPass {
         let b = raw.as_bytes();
         let s = i + 1;
         let mut j = s;
@@ -592,6 +734,70 @@ mod tests {
         }
     }
 
+    /// What [`simple_escapes`] must answer, one byte at a time as `decode` reads escapes.
+    fn simple_escapes_by_bytes(b: &[u8], s: usize) -> Option<(usize, Vec<u64>)> {
+        let mut bits = vec![0u64; (b.len() - s) / 64 + 1];
+        let mut j = s;
+        loop {
+            match b.get(j) {
+                None => return None,
+                Some(b'"') => {
+                    bits.truncate((j - s) / 64 + 1);
+                    return Some((j, bits));
+                }
+                Some(b'\\') => {
+                    let e = *b.get(j + 1)?;
+                    if SIMPLE_ESCAPES[usize::from(e)] == 0 {
+                        return None;
+                    }
+                    bits[(j + 1 - s) / 64] |= 1 << ((j + 1 - s) % 64);
+                    j += 2;
+                }
+                Some(_) => j += 1,
+            }
+        }
+    }
+
+    #[test]
+    fn simple_escape_bytes() {
+        let mut chunk = [0u8; 64];
+        for start in (0..256).step_by(64) {
+            for (k, c) in chunk.iter_mut().enumerate() {
+                *c = (start + k) as u8;
+            }
+            let sp = specials(&chunk);
+            for (k, &c) in chunk.iter().enumerate() {
+                assert_eq!(sp.simple >> k & 1 == 1, SIMPLE_ESCAPES[usize::from(c)] != 0, "{c:#x}");
+                assert_eq!(sp.quote >> k & 1 == 1, c == b'"', "{c:#x}");
+                assert_eq!(sp.backslash >> k & 1 == 1, c == b'\\', "{c:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn simple_escapes_match_the_byte_reading() {
+        // Runs of backslashes of every length, across block boundaries, before quotes, letters and `u`.
+        const PIECES: &[&str] =
+            &["\\", "\\\\", "\\\\\\", "\"", "\\\"", "n", "u", "x", "é", "a", "0123456789abcdef", " ", "/"];
+        let mut state = 0x51f1_5eedu32;
+        let mut bits = Vec::new();
+        for round in 0..30000 {
+            let mut raw = "x".repeat(round % 3);
+            let i = raw.len();
+            raw.push('"');
+            for _ in 0..xorshift(&mut state) % (if round % 2 == 0 { 40 } else { 200 }) {
+                raw.push_str(PIECES[xorshift(&mut state) as usize % PIECES.len()]);
+            }
+            if round % 5 != 0 {
+                raw.push_str("\" tail");
+            }
+            let b = raw.as_bytes();
+            let want = simple_escapes_by_bytes(b, i + 1);
+            let got = simple_escapes(b, i + 1, &mut bits).map(|e| (e, bits.clone()));
+            assert_eq!(got, want, "{raw:?}");
+        }
+    }
+
     #[test]
     fn one_pass_string_reading_matches_two_passes() {
         const PIECES: &[&str] = &[
@@ -634,8 +840,8 @@ mod tests {
                 raw.push_str(PIECES[xorshift(&mut state) as usize % PIECES.len()]);
             }
             let (extent, want, want_escs) = two_pass(&raw, i);
-            let got = read_string(&raw, i, &mut dec);
-            assert_eq!(got, extent, "{raw:?}");
+            let (cs, ce, next, read) = read_string(&raw, i, &mut dec, None);
+            assert_eq!((cs, ce, next, read == Read::Decoded), extent, "{raw:?}");
             if extent.3 {
                 assert_eq!(dec.text(), want, "{raw:?}");
                 let got_escs: Vec<_> = dec.escs.iter().map(|e| (e.dec, e.raw, e.dec_end, e.raw_end)).collect();
