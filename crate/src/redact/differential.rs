@@ -363,6 +363,22 @@ fn raw_clean_with_twilio_at_every_distance() {
     }
 }
 
+#[test]
+fn raw_scan_redacts_as_decoding_around_the_probe() {
+    // A secret before, across and after the end of the part of a long string that is scanned first on its own.
+    let r = Redactor::new(&RedactOptions::default()).0;
+    let log = escape(&clean_log(12000, 5));
+    let secrets = ["password=s3cr3t-Pw9", "https:\\/\\/app:s3cr3t-Pw9@db.internal", "AKIA\\u0051", "[REDACTED:jwt]"];
+    for secret in secrets {
+        for at in (0..64).chain(4000..4200).chain([6000, 11990]) {
+            let c = format!("{}{secret}\\n{}", &log[..at], &log[at..]);
+            if c.is_char_boundary(at) {
+                same_redaction(&r, &format!("{{\"output\":\"{c}\"}}"), "output");
+            }
+        }
+    }
+}
+
 /// Redaction with the raw scan and without agree on `doc` (also as the value of a member named `key`).
 fn same_redaction(r: &Redactor, doc: &str, key: &str) {
     assert_eq!(r.redact_json(doc), r.redact_json_decoded(doc, None), "{doc:?}");

@@ -38,6 +38,11 @@ pub type ScanRaw<'a> = &'a dyn Fn(&str, &[u64]) -> bool;
 /// twice for those the raw scan gives up on.
 const RAW_FROM: usize = 1024;
 
+/// A long string is first passed over and scanned raw this far on its own (a probe): when that gives up (something
+/// to redact near the start), the string is decoded at once, without passing over the rest. The probe only decides
+/// which way is tried; a string is proven clean by the raw scan of the whole of it.
+const PROBE: usize = 4096;
+
 /// Walks `raw` and returns the edits, in order. `parent_key` is the key of the member `raw` is the value of, when
 /// the caller holds them apart. `scan` finds spans in decoded text (built-in rules, user patterns, allow lists);
 /// `scan_raw`, when given, can prove a long string clean without decoding it (only when `scan` runs the built-in
@@ -211,8 +216,24 @@ fn read_string(raw: &str, i: usize, dec: &mut Decoded, scan_raw: Option<ScanRaw>
         return if j >= b.len() { (s, b.len(), b.len(), Read::Plain) } else { (s, j, j + 1, Read::Plain) };
     }
     if let Some(scan_raw) = scan_raw.filter(|_| b.len() - s >= RAW_FROM) {
-        if let Some(ce) = simple_escapes(b, s, &mut dec.esc_bits).filter(|&ce| ce - s >= RAW_FROM) {
-            if scan_raw(&raw[s..ce], &dec.esc_bits) {
+        let bits = &mut dec.esc_bits;
+        let mut carry = 0;
+        bits.clear();
+        bits.reserve((b.len() - s) / 64 + 1);
+        let end = match simple_escapes_upto(b, s, bits, &mut carry, s + PROBE) {
+            Escapes::End(ce) => Some(ce),
+            Escapes::Upto(p) => {
+                // The probe: the first `p - s` bytes (whole blocks) as a content of their own.
+                let probe_clean = !raw.is_char_boundary(p) || scan_raw(&raw[s..p], bits);
+                match probe_clean.then(|| simple_escapes_upto(b, s, bits, &mut carry, usize::MAX)) {
+                    Some(Escapes::End(ce)) => Some(ce),
+                    _ => None,
+                }
+            }
+            Escapes::No => None,
+        };
+        if let Some(ce) = end.filter(|&ce| ce - s >= RAW_FROM) {
+            if scan_raw(&raw[s..ce], bits) {
                 return (s, ce, ce + 1, Read::Clean);
             }
         }
@@ -237,38 +258,59 @@ fn read_string(raw: &str, i: usize, dec: &mut Decoded, scan_raw: Option<ScanRaw>
 ///
 /// Branch-free per 64 bytes, whatever the number of escapes: which backslashes escape is found from the bitmap of
 /// backslashes as simdjson does it (odd and even runs told apart by a subtraction), and the end is the first quote
-/// that is not escaped. Where every escape is two bytes long, that is where decoding ends too. Compiled with
-/// simd128 on wasm so that [`specials`] is inlined into the loop.
-#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+/// that is not escaped. Where every escape is two bytes long, that is where decoding ends too.
+/// (`read_string` uses [`simple_escapes_upto`], by parts.)
+#[cfg(test)]
 pub(super) fn simple_escapes(b: &[u8], s: usize, bits: &mut Vec<u64>) -> Option<usize> {
-    const ODD: u64 = 0xaaaa_aaaa_aaaa_aaaa;
     bits.clear();
     bits.reserve((b.len() - s) / 64 + 1);
-    // Whether the first byte of the next block is escaped (by a backslash that ends this block).
-    let mut carry = 0u64;
-    let mut bad = 0u64;
-    let mut base = s;
+    match simple_escapes_upto(b, s, bits, &mut 0, usize::MAX) {
+        Escapes::End(ce) => Some(ce),
+        _ => None,
+    }
+}
+
+/// Where [`simple_escapes_upto`] stopped.
+enum Escapes {
+    /// At the end of the content, this raw offset.
+    End(usize),
+    /// At this raw offset (a block boundary at or past `upto`), the content going on.
+    Upto(usize),
+    /// At an escape that is not two bytes long, or at the end of an unterminated string.
+    No,
+}
+
+/// [`simple_escapes`] by parts: goes on from the blocks already in `bits` (`carry` as it left it) until the end of
+/// the content or `upto`, whichever comes first. Compiled with simd128 on wasm so that [`specials`] is inlined into
+/// the loop.
+#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+fn simple_escapes_upto(b: &[u8], s: usize, bits: &mut Vec<u64>, carry: &mut u64, upto: usize) -> Escapes {
+    const ODD: u64 = 0xaaaa_aaaa_aaaa_aaaa;
+    // `carry`: whether the first byte of the next block is escaped (by a backslash that ends this block).
+    let mut base = s + 64 * bits.len();
     while base < b.len() {
+        if base >= upto {
+            return Escapes::Upto(base);
+        }
         let sp = specials64(b, base);
         // simdjson's `json_escape_scanner`: a backslash that is escaped escapes nothing; of the others, a run
         // escapes the byte after it when its length is odd.
-        let potential = sp.backslash & !carry;
+        let potential = sp.backslash & !*carry;
         let codes = ((potential << 1 | ODD).wrapping_sub(potential)) ^ ODD;
-        let escaped = codes ^ (sp.backslash | carry);
-        carry = (codes & sp.backslash) >> 63;
+        let escaped = codes ^ (sp.backslash | *carry);
+        *carry = (codes & sp.backslash) >> 63;
         let ends = sp.quote & !escaped;
-        if ends != 0 {
-            let k = ends.trailing_zeros() as usize;
-            let before = (1u64 << k) - 1;
-            bits.push(escaped & before);
-            bad |= escaped & !sp.simple & before;
-            return (bad == 0).then_some(base + k);
+        let before = if ends != 0 { (1u64 << ends.trailing_zeros()) - 1 } else { !0 };
+        bits.push(escaped & before);
+        if escaped & !sp.simple & before != 0 {
+            return Escapes::No;
         }
-        bits.push(escaped);
-        bad |= escaped & !sp.simple;
+        if ends != 0 {
+            return Escapes::End(base + ends.trailing_zeros() as usize);
+        }
         base += 64;
     }
-    None
+    Escapes::No
 }
 
 /// Bitmaps of 64 bytes of `b` from `i` (bit k: byte i + k; bytes past the end are none of them).
