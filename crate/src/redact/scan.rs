@@ -122,7 +122,8 @@ struct Masks {
     stop: u64,
     /// Spaces (only `' '`: `spaced` wants exactly one).
     space: u64,
-    /// `b`, `B` and `e`, the first letters of `bearer` and `entry`.
+    /// `b`, `B`, `e` and `E`: the first letters of `bearer` and `entry`, and `E`, which comes with them in the
+    /// nibble lookups of [`classes64`] (a superset of events is harmless: `word` checks each exactly).
     be: u64,
     /// Digits.
     digit: u64,
@@ -305,9 +306,10 @@ impl Block {
 fn classes64(chunk: &[u8; 64], out: &mut Masks) {
     use core::arch::wasm32::*;
     // Bit buckets: 0 `-.`, 1 digits, 2 `A-O a-o` (letters with high nibble 4/6, low 1-F), 3 `P-Z p-z`, 4 `_`,
-    // 5 `:=`, 6 `[`. A byte's buckets are lo[low nibble] & hi[high nibble]; bytes of 0x80 and up index past hi.
-    let lo = u8x16(0x0a, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x2c, 0x44, 0x04, 0x25, 0x05, 0x14);
-    let hi = u8x16(0, 0, 0x01, 0x22, 0x04, 0x58, 0x04, 0x08, 0, 0, 0, 0, 0, 0, 0, 0);
+    // 5 `:=`, 6 `[`, 7 `B E b e` (low nibble 2/5, high nibble 4/6). A byte's buckets are lo[low nibble] &
+    // hi[high nibble]; bytes of 0x80 and up index past hi.
+    let lo = u8x16(0x0a, 0x0e, 0x8e, 0x0e, 0x0e, 0x8e, 0x0e, 0x0e, 0x0e, 0x0e, 0x2c, 0x44, 0x04, 0x25, 0x05, 0x14);
+    let hi = u8x16(0, 0, 0x01, 0x22, 0x84, 0x58, 0x84, 0x08, 0, 0, 0, 0, 0, 0, 0, 0);
     let zero = u8x16_splat(0);
     // The four quarters are written out rather than looped over (at opt-level "s" the loop stayed, with its shifts
     // by 16q and the tables reloaded in each turn).
@@ -323,21 +325,19 @@ fn classes64(chunk: &[u8; 64], out: &mut Masks) {
             | u64::from(u8x16_bitmask(t[2])) << 32
             | u64::from(u8x16_bitmask(t[3])) << 48
     };
-    // The buckets are bits 0-6, so a byte's buckets as a signed byte are never negative: "some bucket of `bits`" is
-    // a signed greater-than-zero (one instruction on x64, where a not-equal is two and a constant).
+    // Of the buckets 0-6, "some bucket of `bits`" is a signed greater-than-zero once bucket 7 (the sign) is masked
+    // off (one instruction on x64, where a not-equal is two and a constant); bucket 7 is the sign bit itself.
     let any = |b: u8| {
         let b = u8x16_splat(b);
         let t = |c: v128| i8x16_gt(v128_and(c, b), zero);
         bits([t(cls[0]), t(cls[1]), t(cls[2]), t(cls[3])])
     };
     let space = |v: v128| i8x16_eq(v, u8x16_splat(b' '));
-    let be =
-        |v: v128| v128_or(i8x16_eq(v128_or(v, u8x16_splat(0x20)), u8x16_splat(b'b')), i8x16_eq(v, u8x16_splat(b'e')));
     out.word = any(0x1f);
     out.sep = any(0x11);
     out.stop = any(0x60);
     out.space = bits([space(v[0]), space(v[1]), space(v[2]), space(v[3])]);
-    out.be = bits([be(v[0]), be(v[1]), be(v[2]), be(v[3])]);
+    out.be = bits(cls);
     out.digit = any(0x02);
 }
 
@@ -374,7 +374,7 @@ fn classes64_swar(chunk: &[u8; 64]) -> Masks {
         m.stop |= bits((eq(x, b':') | eq(x, b'=') | eq(x, b'[')) & ascii) << at;
         m.digit |= bits(digit & ascii) << at;
         m.space |= bits(eq(x, b' ') & ascii) << at;
-        m.be |= bits((eq(folded, b'b') | eq(x, b'e')) & ascii) << at;
+        m.be |= bits((eq(folded, b'b') | eq(folded, b'e')) & ascii) << at;
     }
     m
 }
@@ -1536,7 +1536,7 @@ mod tests {
             m.sep |= if class == SEP { bit } else { 0 };
             m.stop |= if class == STOP { bit } else { 0 };
             m.space |= if c == b' ' { bit } else { 0 };
-            m.be |= if matches!(c, b'b' | b'B' | b'e') { bit } else { 0 };
+            m.be |= if matches!(c, b'b' | b'B' | b'e' | b'E') { bit } else { 0 };
             m.digit |= if c.is_ascii_digit() { bit } else { 0 };
         }
         m
