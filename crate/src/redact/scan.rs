@@ -138,10 +138,18 @@ impl Masks {
     }
 
     /// Writes the masks of the 64 bytes from `base` into `m`.
+    #[inline]
     fn fill(b: &[u8], base: usize, m: &mut Masks) {
         if let Some(chunk) = b.get(base..base + 64).and_then(|c| <&[u8; 64]>::try_from(c).ok()) {
             return classes64(chunk, m);
         }
+        Masks::fill_padded(b, base, m)
+    }
+
+    /// [`fill`](Self::fill) near the end of the text. Kept out of line: its buffer would give every call of `fill`
+    /// a stack frame.
+    #[inline(never)]
+    fn fill_padded(b: &[u8], base: usize, m: &mut Masks) {
         let mut pad = [0u8; 64]; // NUL is in no class
         let tail = b.get(base..).unwrap_or(&[]);
         pad[..tail.len()].copy_from_slice(tail);
