@@ -333,16 +333,15 @@ fn specials64(b: &[u8], i: usize) -> Specials {
     specials(&pad)
 }
 
-/// [`Specials`] with wasm simd128: the two-byte escapes' second bytes by nibble lookups as in `scan::classes64`.
+/// [`Specials`] with wasm simd128. The second bytes of two-byte escapes by one lookup: the byte each low nibble
+/// stands for in the set, where there is one (`b` 2, `t` 4, `f` 6, `\\` C, `n` E, `/` F), and elsewhere a byte of
+/// another low nibble, which no byte equals; `"` and `r`, whose low nibble is `b`'s, are compared on their own.
 #[cfg(target_arch = "wasm32")]
 #[target_feature(enable = "simd128")]
 #[inline]
 fn specials(chunk: &[u8; 64]) -> Specials {
     use core::arch::wasm32::*;
-    // Buckets: 0 `"` `/` (high nibble 2), 1 `\` (5), 2 `b f n` (6), 3 `r t` (7). A byte is in the set when
-    // lo[low nibble] & hi[high nibble] is not zero; bytes of 0x80 and up index past hi's non-zero entries.
-    let lo = u8x16(0, 0, 0x0d, 0, 0x08, 0, 0x04, 0, 0, 0, 0, 0, 0x02, 0, 0x04, 0x01);
-    let hi = u8x16(0, 0, 0x01, 0, 0, 0x02, 0x04, 0x08, 0, 0, 0, 0, 0, 0, 0, 0);
+    let expect = u8x16(1, 0, b'b', 0, b't', 0, b'f', 0, 0, 0, 0, 0, b'\\', 0, b'n', b'/');
     // SAFETY: bytes 16q..16q+16 of the 64-byte chunk are readable; wasm loads need no alignment.
     let load = |q: usize| unsafe { v128_load(chunk[16 * q..].as_ptr().cast::<v128>()) };
     let v = [load(0), load(1), load(2), load(3)];
@@ -352,18 +351,16 @@ fn specials(chunk: &[u8; 64]) -> Specials {
             | u64::from(u8x16_bitmask(t[2])) << 32
             | u64::from(u8x16_bitmask(t[3])) << 48
     };
-    let eq = |c: u8| {
-        let c = u8x16_splat(c);
-        bits([i8x16_eq(v[0], c), i8x16_eq(v[1], c), i8x16_eq(v[2], c), i8x16_eq(v[3], c)])
-    };
-    let simple = |v: v128| {
-        let set = v128_and(i8x16_swizzle(lo, v128_and(v, u8x16_splat(0x0f))), i8x16_swizzle(hi, u8x16_shr(v, 4)));
-        i8x16_ne(set, u8x16_splat(0))
+    let eq = |v: v128, c: u8| i8x16_eq(v, u8x16_splat(c));
+    let quote = [eq(v[0], b'"'), eq(v[1], b'"'), eq(v[2], b'"'), eq(v[3], b'"')];
+    let simple = |q: usize| {
+        let looked_up = i8x16_swizzle(expect, v128_and(v[q], u8x16_splat(0x0f)));
+        v128_or(v128_or(i8x16_eq(v[q], looked_up), eq(v[q], b'r')), quote[q])
     };
     Specials {
-        quote: eq(b'"'),
-        backslash: eq(b'\\'),
-        simple: bits([simple(v[0]), simple(v[1]), simple(v[2]), simple(v[3])]),
+        quote: bits(quote),
+        backslash: bits([eq(v[0], b'\\'), eq(v[1], b'\\'), eq(v[2], b'\\'), eq(v[3], b'\\')]),
+        simple: bits([simple(0), simple(1), simple(2), simple(3)]),
     }
 }
 
