@@ -184,28 +184,32 @@ impl Block {
         let mut blk =
             Block { base: 0, m: Masks::default(), next: Masks::default(), events: 0, carry: 0, digit_carry: 0 };
         t.masks(0, &mut blk.next);
-        blk.derive(t);
+        blk.derive(t, false);
         blk
     }
 
     /// Moves to the block at `base`, reusing the masks computed as the next ones when it is the next block.
     fn move_to<const RAW: bool>(&mut self, t: Text<RAW>, base: usize) {
         if base == self.base + 64 {
+            // The byte before is the last of the block left, whose masks are at hand.
+            let before_is_word = self.m.word >> 63 != 0;
             self.base = base;
-            self.derive(t);
+            self.derive(t, before_is_word);
             return;
         }
         // Not the next block: whether a run coming in holds a separator is not known, so assume it does, and that
         // it does not start with a digit (both keep events).
         self.base = base;
         t.masks(base, &mut self.next);
-        self.carry = u64::from(base > 0 && t.word_at(base - 1));
+        let before_is_word = base > 0 && t.word_at(base - 1);
+        self.carry = u64::from(before_is_word);
         self.digit_carry = 0;
-        self.derive(t);
+        self.derive(t, before_is_word);
     }
 
-    /// Takes `next` as this block's masks (the carry is the one into it) and computes the events.
-    fn derive<const RAW: bool>(&mut self, t: Text<RAW>) {
+    /// Takes `next` as this block's masks (the carry is the one into it) and computes the events. `before_is_word`:
+    /// whether the byte before the block is a word byte.
+    fn derive<const RAW: bool>(&mut self, t: Text<RAW>, before_is_word: bool) {
         let base = self.base;
         // This block's masks move to `m` and the next block's are written into `next` in place (a copy of a returned
         // `Masks` was a 48-byte memory.copy, which V8 makes a call out of the wasm code).
@@ -213,7 +217,6 @@ impl Block {
         t.masks(base + 64, &mut self.next);
         let (m, next) = (self.m, self.next);
         let w = m.word;
-        let before_is_word = base > 0 && t.word_at(base - 1);
         let starts = w & !((w << 1) | u64::from(before_is_word));
         // Bit k of `run_n`: the n bytes from k are word bytes; `shr` takes the top bits from the next block.
         let shr = |lo: u64, hi: u64, k: u32| (lo >> k) | (hi << (64 - k));
