@@ -287,13 +287,15 @@ impl Block {
         if from > self.base {
             words &= !low(from - self.base);
         }
-        let mut e = if words != 0 {
-            self.base + 64 - words.leading_zeros() as usize
-        } else if from >= self.base {
+        if words != 0 {
+            // The run ends after the last word byte of the mask (which is after `from`).
+            let e = self.base + 64 - words.leading_zeros() as usize;
+            return Some((self.run_start(t, from, e), e));
+        }
+        if from >= self.base {
             return None;
-        } else {
-            self.base
-        };
+        }
+        let mut e = self.base;
         while e > from && !t.word_at(e - 1) {
             e -= 1;
         }
@@ -616,7 +618,9 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
                 blk.move_to(t, i & !63);
             }
             let bit = 1u64 << (i - blk.base);
-            if i == kfrom && blk.m.word & bit != 0 && i > 0 && t.word_at(i - 1) {
+            // (Whether the byte before `i` is a word byte: from the masks when it is in this block.)
+            let before_is_word = || if i > blk.base { blk.m.word & (bit >> 1) != 0 } else { i > 0 && t.word_at(i - 1) };
+            if i == kfrom && blk.m.word & bit != 0 && before_is_word() {
                 if RAW {
                     // Only a handler that acted resumes inside a run, and a raw scan has given up before any does.
                     self.bail();
