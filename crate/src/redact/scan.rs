@@ -461,7 +461,16 @@ impl KeyCache {
         let w = key_words(b, s, e);
         let h = (w[0] ^ w[1].rotate_left(21) ^ w[2].rotate_left(42) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let set = (h >> 60) as usize;
-        if let Some(slot) = self.sets[set].iter().find(|slot| usize::from(slot.len) == n && slot.words == w) {
+        // All four ways compared, without branches (which way holds a key varies from lookup to lookup).
+        let mut way = 4;
+        for (k, slot) in self.sets[set].iter().enumerate().rev() {
+            let hit = (usize::from(slot.len) == n)
+                & (slot.words[0] == w[0])
+                & (slot.words[1] == w[1])
+                & (slot.words[2] == w[2]);
+            way = if hit { k } else { way };
+        }
+        if let Some(slot) = self.sets[set].get(way) {
             return slot.class;
         }
         self.classify_rest(set, w, &b[s..e])
