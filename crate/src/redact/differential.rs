@@ -7,10 +7,13 @@
 //!   strings long enough to be scanned raw), on random documents, and on the log text of bench/redaction.js.
 
 use super::json::simple_escapes;
-use super::scan::{KeyCache, Scanner};
+use super::scan::{KeyCache, Resume, Scanner};
 use super::*;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
+
+/// Log text this long before a piece makes a string that `json::walk` scans raw (see `json::RAW_FROM`).
+const LONG: usize = 4200;
 
 fn xorshift(state: &mut u32) -> u32 {
     *state ^= *state << 13;
@@ -296,8 +299,8 @@ fn content(state: &mut u32, items: usize, clean: u32) -> String {
 }
 
 /// What the raw scan says of `content`: `None` when it is not for the raw scan (an escape that is not two bytes
-/// long), else whether it proved it clean.
-fn raw_clean(content: &str) -> Option<bool> {
+/// long), else `Ok` (clean) or where it gave up.
+fn raw_scan(content: &str) -> Option<Result<(), Resume>> {
     let quoted = format!("\"{content}\"");
     let mut bits = Vec::new();
     let end = simple_escapes(quoted.as_bytes(), 1, &mut bits)?;
@@ -307,18 +310,57 @@ fn raw_clean(content: &str) -> Option<bool> {
     Some(Scanner::new_raw(content, &bits, &allowed, &mut keys).run_raw())
 }
 
-/// Asserts that a content the raw scan proves clean scans clean decoded; returns whether it was proven clean.
-fn check_raw(content: &str) -> bool {
-    if raw_clean(content) != Some(true) {
-        return false;
+fn raw_clean(content: &str) -> Option<bool> {
+    raw_scan(content).map(|r| r.is_ok())
+}
+
+/// The decoded offset of raw offset `r` of a content whose escapes are all two bytes long (as `json::walk` maps
+/// them: a backslash to the character it stands for, the byte after it to the offset after that character).
+fn decoded_offset(content: &str, r: usize) -> usize {
+    let b = content.as_bytes();
+    let (mut i, mut d) = (0, 0);
+    while i < r {
+        if b[i] == b'\\' {
+            i += 2;
+        } else {
+            i += 1;
+        }
+        d += 1;
     }
-    let text = decode_simple(content);
+    d
+}
+
+/// The spans and markers of the block scan of `text` from `from`.
+fn scan_decoded(text: &str, from: Resume) -> (Vec<super::scan::Found>, Vec<(usize, usize)>) {
     let allowed = |s: &str| s == "hunter2";
     let mut keys = KeyCache::default();
-    let mut sc = Scanner::new(&text, &allowed, &mut keys);
-    sc.run();
-    assert!(sc.out.is_empty() && sc.markers.is_empty(), "raw scan said clean: {content:?} → {:?}", sc.out);
-    true
+    let mut sc = Scanner::new(text, &allowed, &mut keys);
+    if from == Resume::START {
+        sc.run();
+    } else {
+        sc.run_from(from);
+    }
+    (sc.out, sc.markers)
+}
+
+/// Asserts what the raw scan of `content` says: when clean, the decoded content scans clean; when it gave up, the
+/// decoded scan from where it gave up finds what the decoded scan from the start does. Returns whether it was
+/// proven clean.
+fn check_raw(content: &str) -> bool {
+    let Some(said) = raw_scan(content) else { return false };
+    let text = decode_simple(content);
+    let whole = scan_decoded(&text, Resume::START);
+    match said {
+        Ok(()) => {
+            assert!(whole.0.is_empty() && whole.1.is_empty(), "raw scan said clean: {content:?} → {:?}", whole.0);
+            true
+        }
+        Err(r) => {
+            let from = r.map(|o| decoded_offset(content, o));
+            assert_eq!(scan_decoded(&text, from), whole, "resumed from {r:?} = {from:?}: {content:?}");
+            false
+        }
+    }
 }
 
 #[test]
@@ -356,7 +398,7 @@ fn raw_clean_with_twilio_at_every_distance() {
     for gap in 230..270 {
         for escapes in [0, 1, 5, 20] {
             let filler = format!("{}{}", "\\n".repeat(escapes), "x ".repeat(gap / 2));
-            let c = format!("{}twilio {filler} AC{} done", escape(&clean_log(1100, 3)), "0123456789abcdef".repeat(2));
+            let c = format!("{}twilio {filler} AC{} done", escape(&clean_log(LONG, 3)), "0123456789abcdef".repeat(2));
             check_raw(&c);
             same_redaction(&r, &format!("{{\"output\":\"{c}\"}}"), "output");
         }
@@ -364,8 +406,9 @@ fn raw_clean_with_twilio_at_every_distance() {
 }
 
 #[test]
-fn raw_scan_redacts_as_decoding_around_the_probe() {
-    // A secret before, across and after the end of the part of a long string that is scanned first on its own.
+fn raw_scan_redacts_as_decoding_wherever_it_gives_up() {
+    // A secret at the start, around 4 KiB and near the end of a long string: the raw scan gives up there, and the
+    // scan of the decoded string goes on from where it did.
     let r = Redactor::new(&RedactOptions::default()).0;
     let log = escape(&clean_log(12000, 5));
     let secrets = ["password=s3cr3t-Pw9", "https:\\/\\/app:s3cr3t-Pw9@db.internal", "AKIA\\u0051", "[REDACTED:jwt]"];
@@ -393,7 +436,7 @@ fn raw_scan_redacts_as_decoding_on_documents() {
     let mut state = 0x00dd_5eed_u32;
     for round in 0..400 {
         // Long strings (the raw scan is for strings of a kilobyte and more), as values, keys, in arrays.
-        let a = content(&mut state, 40 + round % 60, [4, 10, 14, 15][round % 4]);
+        let a = content(&mut state, 60 + round % 60, [4, 10, 14, 15][round % 4]);
         let b = content(&mut state, 5 + round % 80, 12);
         let k = content(&mut state, 1 + round % 3, 0);
         let doc = format!(
@@ -437,7 +480,7 @@ fn raw_scan_redacts_the_fixtures_as_decoding() {
     let mut all = String::new();
     for (i, f) in fixtures("positives.jsonl").iter().chain(fixtures("negatives.jsonl").iter()).enumerate() {
         let input = f["input"].as_str().unwrap_or_default();
-        let before = clean_log(1100, i as u32);
+        let before = clean_log(LONG, i as u32);
         let after = clean_log(300, i as u32 + 1);
         // The input as text inside a long string (as tool output is recorded), alone and between log text.
         for text in [format!("{before}{input}"), format!("{input}\n{before}"), format!("{before}{input}{after}")] {
@@ -491,7 +534,7 @@ mod properties {
         }
 
         #[test]
-        fn raw_scan_redacts_as_decoding(pieces in prop::collection::vec(piece(), 0..60), filler in 0..1200usize) {
+        fn raw_scan_redacts_as_decoding(pieces in prop::collection::vec(piece(), 0..60), filler in 0..2 * LONG) {
             let r = Redactor::new(&RedactOptions::default()).0;
             let c = format!("{}{}", escape(&clean_log(filler, filler as u32)), pieces.concat());
             same_redaction(&r, &format!("{{\"tool\":\"bash\",\"output\":\"{c}\"}}"), "output");

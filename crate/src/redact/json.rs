@@ -7,7 +7,7 @@
 //! lone backslash). Input that is not valid JSON is still walked without panicking; what it yields is best effort.
 
 use super::rules::{accept_value, classify_key, whole_token, Family, KeyClass, Mode, Rule};
-use super::scan::{auth_credential, Found};
+use super::scan::{auth_credential, Found, Resume};
 
 /// A key as it appears in a path: its raw (escaped) text, or a redacted copy when the key itself held a secret.
 enum KeySeg {
@@ -29,28 +29,27 @@ pub struct Edit {
 }
 
 /// Scans the raw content of a string whose escapes are all two bytes long, given the escaped bits (see
-/// `scan::Scanner::run_raw`); `true` when the decoded content is proven to hold nothing to redact.
-pub type ScanRaw<'a> = &'a dyn Fn(&str, &[u64]) -> bool;
+/// `scan::Scanner::run_raw`): `Ok` when the decoded content is proven to hold nothing to redact, else where the
+/// scan of the decoded content is to go on from (in raw offsets).
+pub type ScanRaw<'a> = &'a dyn Fn(&str, &[u64]) -> Result<(), Resume>;
 
 /// Strings with escapes at least this long are first scanned raw ([`ScanRaw`]), which spares decoding them when
 /// that proves them clean (decoding log text, an escape every few dozen bytes, cost a quarter of its redaction).
-/// Shorter ones are decoded at once: their decoding is cheap, and the pass that finds the escapes would be paid
-/// twice for those the raw scan gives up on.
-const RAW_FROM: usize = 1024;
-
-/// A long string is first passed over and scanned raw this far on its own (a probe): when that gives up (something
-/// to redact near the start), the string is decoded at once, without passing over the rest. The probe only decides
-/// which way is tried; a string is proven clean by the raw scan of the whole of it.
-const PROBE: usize = 4096;
+/// When the raw scan gives up, the scan of the decoded string goes on from there, so only the pass that finds the
+/// escapes was spent for nothing (about a tenth of the string's redaction). Shorter strings are decoded at once:
+/// in an entry of a few kilobytes (most entries) the saving did not pay for that risk (wasm A/B, one entry: 1 KiB
+/// and 3 KiB of log text at par with RAW_FROM 4096; with 1024, a 1 KiB entry holding secrets 14% slower).
+const RAW_FROM: usize = 4096;
 
 /// Walks `raw` and returns the edits, in order. `parent_key` is the key of the member `raw` is the value of, when
-/// the caller holds them apart. `scan` finds spans in decoded text (built-in rules, user patterns, allow lists);
-/// `scan_raw`, when given, can prove a long string clean without decoding it (only when `scan` runs the built-in
-/// rules alone); `allowed` is the allow list, for whole-value redactions.
+/// the caller holds them apart. `scan` finds spans in decoded text (built-in rules, user patterns, allow lists),
+/// from the start of the text or from where a raw scan gave up; `scan_raw`, when given, can prove a long string
+/// clean without decoding it (only when `scan` runs the built-in rules alone); `allowed` is the allow list, for
+/// whole-value redactions.
 pub fn walk(
     raw: &str,
     parent_key: Option<&str>,
-    scan: &dyn Fn(&str) -> Vec<Found>,
+    scan: &dyn Fn(&str, Resume) -> Vec<Found>,
     scan_raw: Option<ScanRaw>,
     allowed: &dyn Fn(&str) -> bool,
 ) -> Vec<Edit> {
@@ -78,12 +77,15 @@ pub fn walk(
                 let scan_raw = if kc.is_none() { scan_raw } else { None };
                 // One pass finds the end and, when there are escapes, decodes; otherwise the raw content is the text.
                 let (cs, ce, next, read) = read_string(raw, i, &mut dec, scan_raw);
-                let has_escape = read == Read::Decoded;
+                let has_escape = matches!(read, Read::Decoded(_));
                 let text: &str = if has_escape { dec.text() } else { &raw[cs..ce] };
                 let spans = match kc.and_then(|kc| whole_value(text, kc, allowed)) {
                     Some(f) => vec![f],
-                    None if read == Read::Clean => Vec::new(),
-                    None => scan(text),
+                    None => match read {
+                        Read::Clean => Vec::new(),
+                        Read::Decoded(from) => scan(text, from),
+                        Read::Plain => scan(text, Resume::START),
+                    },
                 };
                 let mut seg = if is_key { Some(KeySeg::Raw(cs, ce)) } else { None };
                 if !spans.is_empty() {
@@ -177,8 +179,8 @@ struct Decoded {
 enum Read {
     /// No escapes: the raw content is the text.
     Plain,
-    /// Decoded into the [`Decoded`].
-    Decoded,
+    /// Decoded into the [`Decoded`]; to be scanned from there (the start, unless a raw scan gave up further on).
+    Decoded(Resume),
     /// Not decoded: the raw scan proved it clean.
     Clean,
 }
@@ -215,26 +217,16 @@ fn read_string(raw: &str, i: usize, dec: &mut Decoded, scan_raw: Option<ScanRaw>
         // runs to the end of the input.
         return if j >= b.len() { (s, b.len(), b.len(), Read::Plain) } else { (s, j, j + 1, Read::Plain) };
     }
+    // Where the scan of the decoded content starts: where a raw scan gave up, in raw offsets, if one did.
+    let mut from = None;
     if let Some(scan_raw) = scan_raw.filter(|_| b.len() - s >= RAW_FROM) {
         let bits = &mut dec.esc_bits;
-        let mut carry = 0;
-        bits.clear();
-        bits.reserve((b.len() - s) / 64 + 1);
-        let end = match simple_escapes_upto(b, s, bits, &mut carry, s + PROBE) {
-            Escapes::End(ce) => Some(ce),
-            Escapes::Upto(p) => {
-                // The probe: the first `p - s` bytes (whole blocks) as a content of their own.
-                let probe_clean = !raw.is_char_boundary(p) || scan_raw(&raw[s..p], bits);
-                match probe_clean.then(|| simple_escapes_upto(b, s, bits, &mut carry, usize::MAX)) {
-                    Some(Escapes::End(ce)) => Some(ce),
-                    _ => None,
+        if let Some(ce) = simple_escapes(b, s, bits) {
+            if ce - s >= RAW_FROM {
+                match scan_raw(&raw[s..ce], bits) {
+                    Ok(()) => return (s, ce, ce + 1, Read::Clean),
+                    Err(r) => from = Some(r),
                 }
-            }
-            Escapes::No => None,
-        };
-        if let Some(ce) = end.filter(|&ce| ce - s >= RAW_FROM) {
-            if scan_raw(&raw[s..ce], bits) {
-                return (s, ce, ce + 1, Read::Clean);
             }
         }
     }
@@ -248,7 +240,26 @@ fn read_string(raw: &str, i: usize, dec: &mut Decoded, scan_raw: Option<ScanRaw>
     let (j, o) = decode(raw, s, j, dec);
     dec.len = o;
     let (ce, next) = if j >= b.len() { (b.len(), b.len()) } else { (j, j + 1) };
-    (s, ce, next, Read::Decoded)
+    let from = from.map_or(Resume::START, |r| r.map(|o| decoded_offset(&dec.escs, o)));
+    (s, ce, next, Read::Decoded(from))
+}
+
+/// Decoded offset (within the content) of raw offset `r`: the inverse of [`raw_offset`] outside escapes; an escape's
+/// backslash maps to the character it decodes to, its other bytes to the offset after that character.
+fn decoded_offset(escs: &[Esc], r: usize) -> usize {
+    let r = r as u32;
+    let k = escs.partition_point(|e| e.raw <= r);
+    if k == 0 {
+        return r as usize;
+    }
+    let e = escs[k - 1];
+    if r == e.raw {
+        e.dec as usize
+    } else if r < e.raw_end {
+        e.dec_end as usize
+    } else {
+        (e.dec_end + (r - e.raw_end)) as usize
+    }
 }
 
 /// For the string whose content starts at `s` and holds a backslash: when it is terminated and every escape in it
@@ -258,59 +269,36 @@ fn read_string(raw: &str, i: usize, dec: &mut Decoded, scan_raw: Option<ScanRaw>
 ///
 /// Branch-free per 64 bytes, whatever the number of escapes: which backslashes escape is found from the bitmap of
 /// backslashes as simdjson does it (odd and even runs told apart by a subtraction), and the end is the first quote
-/// that is not escaped. Where every escape is two bytes long, that is where decoding ends too.
-/// (`read_string` uses [`simple_escapes_upto`], by parts.)
-#[cfg(test)]
+/// that is not escaped. Where every escape is two bytes long, that is where decoding ends too. Compiled with
+/// simd128 on wasm so that [`specials`] is inlined into the loop.
+#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
 pub(super) fn simple_escapes(b: &[u8], s: usize, bits: &mut Vec<u64>) -> Option<usize> {
+    const ODD: u64 = 0xaaaa_aaaa_aaaa_aaaa;
     bits.clear();
     bits.reserve((b.len() - s) / 64 + 1);
-    match simple_escapes_upto(b, s, bits, &mut 0, usize::MAX) {
-        Escapes::End(ce) => Some(ce),
-        _ => None,
-    }
-}
-
-/// Where [`simple_escapes_upto`] stopped.
-enum Escapes {
-    /// At the end of the content, this raw offset.
-    End(usize),
-    /// At this raw offset (a block boundary at or past `upto`), the content going on.
-    Upto(usize),
-    /// At an escape that is not two bytes long, or at the end of an unterminated string.
-    No,
-}
-
-/// [`simple_escapes`] by parts: goes on from the blocks already in `bits` (`carry` as it left it) until the end of
-/// the content or `upto`, whichever comes first. Compiled with simd128 on wasm so that [`specials`] is inlined into
-/// the loop.
-#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
-fn simple_escapes_upto(b: &[u8], s: usize, bits: &mut Vec<u64>, carry: &mut u64, upto: usize) -> Escapes {
-    const ODD: u64 = 0xaaaa_aaaa_aaaa_aaaa;
-    // `carry`: whether the first byte of the next block is escaped (by a backslash that ends this block).
-    let mut base = s + 64 * bits.len();
+    // Whether the first byte of the next block is escaped (by a backslash that ends this block).
+    let mut carry = 0u64;
+    let mut base = s;
     while base < b.len() {
-        if base >= upto {
-            return Escapes::Upto(base);
-        }
         let sp = specials64(b, base);
         // simdjson's `json_escape_scanner`: a backslash that is escaped escapes nothing; of the others, a run
         // escapes the byte after it when its length is odd.
-        let potential = sp.backslash & !*carry;
+        let potential = sp.backslash & !carry;
         let codes = ((potential << 1 | ODD).wrapping_sub(potential)) ^ ODD;
-        let escaped = codes ^ (sp.backslash | *carry);
-        *carry = (codes & sp.backslash) >> 63;
+        let escaped = codes ^ (sp.backslash | carry);
+        carry = (codes & sp.backslash) >> 63;
         let ends = sp.quote & !escaped;
         let before = if ends != 0 { (1u64 << ends.trailing_zeros()) - 1 } else { !0 };
         bits.push(escaped & before);
         if escaped & !sp.simple & before != 0 {
-            return Escapes::No;
+            return None;
         }
         if ends != 0 {
-            return Escapes::End(base + ends.trailing_zeros() as usize);
+            return Some(base + ends.trailing_zeros() as usize);
         }
         base += 64;
     }
-    Escapes::No
+    None
 }
 
 /// Bitmaps of 64 bytes of `b` from `i` (bit k: byte i + k; bytes past the end are none of them).
@@ -880,7 +868,7 @@ mod tests {
             }
             let (extent, want, want_escs) = two_pass(&raw, i);
             let (cs, ce, next, read) = read_string(&raw, i, &mut dec, None);
-            assert_eq!((cs, ce, next, read == Read::Decoded), extent, "{raw:?}");
+            assert_eq!((cs, ce, next, matches!(read, Read::Decoded(_))), extent, "{raw:?}");
             if extent.3 {
                 assert_eq!(dec.text(), want, "{raw:?}");
                 let got_escs: Vec<_> = dec.escs.iter().map(|e| (e.dec, e.raw, e.dec_end, e.raw_end)).collect();

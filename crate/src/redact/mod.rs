@@ -112,7 +112,7 @@ impl Redactor {
         if !self.enabled || text.is_empty() {
             return None;
         }
-        let spans = self.find(text, &mut scan::KeyCache::default());
+        let spans = self.find(text, &mut scan::KeyCache::default(), scan::Resume::START);
         if spans.is_empty() {
             return None;
         }
@@ -165,7 +165,7 @@ impl Redactor {
             return None;
         }
         let keys = std::cell::RefCell::new(scan::KeyCache::default());
-        let find = |t: &str| self.find(t, &mut keys.borrow_mut());
+        let find = |t: &str, from: scan::Resume| self.find(t, &mut keys.borrow_mut(), from);
         let allowed = |s: &str| self.allowed(s);
         // User patterns run on decoded text: with any, every string is decoded.
         let clean_raw = |content: &str, esc: &[u64]| {
@@ -197,11 +197,16 @@ impl Redactor {
         self.allow.iter().any(|a| a == s) || self.allow_re.iter().any(|(_, r)| r.is_match(s))
     }
 
-    /// Spans to redact in decoded text: built-in rules, then user patterns merged in.
-    fn find(&self, text: &str, keys: &mut scan::KeyCache) -> Vec<scan::Found> {
+    /// Spans to redact in decoded text: built-in rules, then user patterns merged in. The built-in rules are looked
+    /// for from `from`: the start, or where a raw scan of the text gave up (see `scan::Scanner::run_raw`).
+    fn find(&self, text: &str, keys: &mut scan::KeyCache, from: scan::Resume) -> Vec<scan::Found> {
         let allowed = |s: &str| self.allowed(s);
         let mut sc = scan::Scanner::new(text, &allowed, keys);
-        sc.run();
+        if from == scan::Resume::START {
+            sc.run();
+        } else {
+            sc.run_from(from);
+        }
         let mut found = std::mem::take(&mut sc.out);
         if !self.custom.is_empty() {
             user::apply(&self.custom, text, &mut found, &sc.markers, &allowed);

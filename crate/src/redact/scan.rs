@@ -45,6 +45,26 @@ static CLASS: [u8; 256] = {
     t
 };
 
+/// Where a scan stands between two events: the loop's position, `kfrom` and `key` (see `Scanner::run_blocks`).
+/// What a raw scan that gave up hands over ([`Scanner::run_raw`]), in raw offsets, for the scan of the decoded text
+/// to go on from ([`Scanner::run_from`]) once they are mapped to decoded offsets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resume {
+    pub i: usize,
+    pub kfrom: usize,
+    pub key: (usize, usize),
+}
+
+impl Resume {
+    /// The state at the start of a text.
+    pub const START: Resume = Resume { i: 0, kfrom: 0, key: (0, 0) };
+
+    /// The same state with every offset mapped by `f`.
+    pub fn map(self, f: impl Fn(usize) -> usize) -> Resume {
+        Resume { i: f(self.i), kfrom: f(self.kfrom), key: (f(self.key.0), f(self.key.1)) }
+    }
+}
+
 /// A quoted or bare value after an assignment operator.
 struct Val {
     start: usize,
@@ -502,6 +522,8 @@ pub struct Scanner<'a, const RAW: bool = false> {
     floor: usize,
     /// A raw scan met something it cannot decide without the decoded text.
     bailed: bool,
+    /// Where a raw scan that gave up stood at the start of the loop turn it gave up in.
+    resume: Resume,
 }
 
 impl<'a> Scanner<'a> {
@@ -516,7 +538,15 @@ impl<'a> Scanner<'a> {
             markers: Vec::new(),
             floor: 0,
             bailed: false,
+            resume: Resume::START,
         }
+    }
+
+    /// Scans the text from `r` on, as if it had been scanned from the start to there without finding anything: what
+    /// the block scan of the decoded text does after a raw scan of it gave up at `r` (see
+    /// [`run_raw`](Scanner::run_raw)).
+    pub fn run_from(&mut self, r: Resume) {
+        self.run_blocks(r);
     }
 }
 
@@ -540,12 +570,14 @@ impl<'a> Scanner<'a, true> {
             markers: Vec::new(),
             floor: 0,
             bailed: false,
+            resume: Resume::START,
         }
     }
 
-    /// Scans raw JSON string content (see [`new_raw`](Self::new_raw)) without decoding it. Returns `true` when the
-    /// scan of the decoded content would find nothing and meet no marker; `false` when it gave up (the caller then
-    /// decodes and scans as usual). It never finds anything itself.
+    /// Scans raw JSON string content (see [`new_raw`](Self::new_raw)) without decoding it. Returns `Ok` when the
+    /// scan of the decoded content would find nothing and meet no marker; when it gave up, where it stood at the start
+    /// of the loop turn it gave up in (the caller then decodes and scans the decoded content from there, see
+    /// [`run_from`](Scanner::run_from)). It never finds anything itself.
     ///
     /// Why this is the decoded scan: an escape `\X` (two bytes) stands for one character `c` in the decoded text,
     /// and each such `c` (`"` `\` `/` backspace, form feed, newline, CR, tab) is of no class: not a word byte, not a
@@ -561,9 +593,19 @@ impl<'a> Scanner<'a, true> {
     /// backslash, and neither is a word byte, a space, `/`, `:`, `(`, `)`, `=` or a byte of a literal compared
     /// there. Every other path gives up before it reads past the run ([`bail`](Self::bail)): a key naming a
     /// secret, a token shape that matches, an escape right after a stop, markers, PEM armour, and the rest.
-    pub fn run_raw(&mut self) -> bool {
-        self.run_blocks();
-        !self.bailed
+    ///
+    /// Why the decoded scan can go on from where this one gave up: up to the start of that loop turn, every event
+    /// was decided as the decoded scan decides it, so the decoded scan from the start arrives there with the same
+    /// position, `kfrom` and `key` (at the corresponding decoded offsets) and nothing found. Only its block state
+    /// differs (its blocks are 64 decoded bytes): it takes up the block there as after any jump of a handler
+    /// (`Block::move_to`, which assumes what it cannot know in the direction that only adds events).
+    pub fn run_raw(&mut self) -> Result<(), Resume> {
+        self.run_blocks(Resume::START);
+        if self.bailed {
+            Err(self.resume)
+        } else {
+            Ok(())
+        }
     }
 }
 
@@ -607,22 +649,27 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
         if self.b.len() < BLOCKS_FROM {
             self.run_bytes();
         } else {
-            self.run_blocks();
+            self.run_blocks(Resume::START);
         }
     }
 
-    /// The block scan (see [`Block`]).
-    fn run_blocks(&mut self) {
+    /// The block scan (see [`Block`]), from `r` (the start of the text, or where a raw scan gave up).
+    fn run_blocks(&mut self, r: Resume) {
         let b = self.b;
         let t = self.t();
         let n = b.len();
-        let mut i = 0;
+        let mut i = r.i;
         // `kfrom`: where the loop last resumed after an event. Runs between it and the next event are dull: the byte
         // loop would only have made each the `key` in turn, so the last of them is looked up when a stop needs it.
-        let mut kfrom = 0;
-        let mut key = (0usize, 0usize);
+        let mut kfrom = r.kfrom;
+        let mut key = r.key;
         let mut blk = Block::new(t);
         while i < n {
+            if RAW {
+                // Where the loop stands at the start of the turn, for the decoded scan to go on from if this one gives
+                // up during the turn (a few moves of registers a turn).
+                self.resume = Resume { i, kfrom, key };
+            }
             if i & !63 != blk.base {
                 blk.move_to(t, i & !63);
             }
@@ -1442,7 +1489,7 @@ mod tests {
         let allowed = |s: &str| s == "hunter2";
         let (mut k1, mut k2) = (KeyCache::default(), KeyCache::default());
         let mut fast = Scanner::new(t, &allowed, &mut k1);
-        fast.run_blocks();
+        fast.run_blocks(Resume::START);
         let mut slow = Scanner::new(t, &allowed, &mut k2);
         slow.run_bytes();
         ((fast.out, fast.markers), (slow.out, slow.markers))
