@@ -1,11 +1,16 @@
 //! Redaction alone, in wasm, without the boundary: `redact_json` run over an input the caller put in memory.
 //!
 //! cargo rustc --release --target wasm32-unknown-unknown -p recordings-core --example redact_wasm_bench \
-//!   --crate-type cdylib
+//!   -- -C link-arg=--export=run -C link-arg=--export=input
+//!
+//! (A wasm binary that exports the two functions, in target/wasm32-unknown-unknown/release/examples/: cargo 1.95
+//! takes `--crate-type cdylib` for library examples only, and an example built as a `bin` exports what the linker
+//! is told to.)
 //!
 //! Exports `input(len) -> ptr` (room for the input) and `run(len, iters) -> hash` (FNV-1a of the last output, for
 //! comparing builds). Timing is the caller's; a harness that loads several builds in one process and alternates
-//! them (the machine is noisy: compare builds in the same process, by the minimum or median over rounds):
+//! them (the machine is noisy: compare builds in the same process, by the minimum or median over rounds, or by
+//! the median of each round's ratio to the first build):
 //!
 //! ```js
 //! const data = fs.readFileSync(file); // e.g. JSON.stringify({tool: "bash", output: cleanLog(1 << 20)})
@@ -13,7 +18,8 @@
 //!   const m = new WebAssembly.Module(fs.readFileSync(f)), imports = {};
 //!   for (const i of WebAssembly.Module.imports(m)) (imports[i.module] ??= {})[i.name] = () => { throw i.name };
 //!   const e = new WebAssembly.Instance(m, imports).exports; // the wasm-bindgen imports are never called
-//!   new Uint8Array(e.memory.buffer, e.input(data.length), data.length).set(data);
+//!   const at = e.input(data.length); // before reading e.memory.buffer: growing the memory detaches the old one
+//!   new Uint8Array(e.memory.buffer, at, data.length).set(data);
 //!   return { f, e, hash: e.run(data.length, 1), ms: [] };
 //! });
 //! for (let r = 0; r < 30; r++)

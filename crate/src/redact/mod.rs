@@ -112,7 +112,7 @@ impl Redactor {
         if !self.enabled || text.is_empty() {
             return None;
         }
-        let spans = self.find(text, &mut scan::KeyCache::default());
+        let spans = self.find(text, &mut scan::KeyCache::default(), scan::Resume::START);
         if spans.is_empty() {
             return None;
         }
@@ -136,13 +136,20 @@ impl Redactor {
     /// document). Only the contents of JSON strings change; a string whose key names a secret is redacted
     /// whole. Nesting is walked iteratively. Hits carry the path relative to the value (`$.env.API_KEY`).
     pub fn redact_json(&self, raw: &str) -> Option<(String, Vec<Hit>)> {
-        self.redact_json_inner(raw, None)
+        self.redact_json_inner(raw, None, true)
     }
 
     /// Like [`redact_json`](Self::redact_json) for the value of a member whose key the caller holds apart: a
     /// string value is redacted whole when `key` names a secret (an `Authorization` value keeps its scheme).
     pub fn redact_json_member(&self, key: &str, raw: &str) -> Option<(String, Vec<Hit>)> {
-        self.redact_json_inner(raw, Some(key))
+        self.redact_json_inner(raw, Some(key), true)
+    }
+
+    /// [`redact_json`](Self::redact_json) decoding every string with escapes before scanning it, never scanning
+    /// one raw: the reference the raw scan is tested against.
+    #[cfg(test)]
+    fn redact_json_decoded(&self, raw: &str, key: Option<&str>) -> Option<(String, Vec<Hit>)> {
+        self.redact_json_inner(raw, key, false)
     }
 
     /// Whether a member key names a secret (`password`, `api_key`, `clientSecret`, `Authorization`, …; not
@@ -151,14 +158,21 @@ impl Redactor {
         self.enabled && rules::classify_key(key.as_bytes()).is_some()
     }
 
-    fn redact_json_inner(&self, raw: &str, key: Option<&str>) -> Option<(String, Vec<Hit>)> {
+    /// `raw_scan`: whether long strings with escapes may be proven clean without decoding them (see
+    /// `scan::Scanner::run_raw`); `false` only in tests, as the reference.
+    fn redact_json_inner(&self, raw: &str, key: Option<&str>, raw_scan: bool) -> Option<(String, Vec<Hit>)> {
         if !self.enabled || raw.is_empty() {
             return None;
         }
         let keys = std::cell::RefCell::new(scan::KeyCache::default());
-        let find = |t: &str| self.find(t, &mut keys.borrow_mut());
+        let find = |t: &str, from: scan::Resume| self.find(t, &mut keys.borrow_mut(), from);
         let allowed = |s: &str| self.allowed(s);
-        let edits = json::walk(raw, key, &find, &allowed);
+        // User patterns run on decoded text: with any, every string is decoded.
+        let clean_raw = |content: &str, esc: &[u64]| {
+            scan::Scanner::new_raw(content, esc, &allowed, &mut keys.borrow_mut()).run_raw()
+        };
+        let scan_raw: Option<json::ScanRaw> = if raw_scan && self.custom.is_empty() { Some(&clean_raw) } else { None };
+        let edits = json::walk(raw, key, &find, scan_raw, &allowed);
         if edits.is_empty() {
             return None;
         }
@@ -183,11 +197,16 @@ impl Redactor {
         self.allow.iter().any(|a| a == s) || self.allow_re.iter().any(|(_, r)| r.is_match(s))
     }
 
-    /// Spans to redact in decoded text: built-in rules, then user patterns merged in.
-    fn find(&self, text: &str, keys: &mut scan::KeyCache) -> Vec<scan::Found> {
+    /// Spans to redact in decoded text: built-in rules, then user patterns merged in. The built-in rules are looked
+    /// for from `from`: the start, or where a raw scan of the text gave up (see `scan::Scanner::run_raw`).
+    fn find(&self, text: &str, keys: &mut scan::KeyCache, from: scan::Resume) -> Vec<scan::Found> {
         let allowed = |s: &str| self.allowed(s);
         let mut sc = scan::Scanner::new(text, &allowed, keys);
-        sc.run();
+        if from == scan::Resume::START {
+            sc.run();
+        } else {
+            sc.run_from(from);
+        }
         let mut found = std::mem::take(&mut sc.out);
         if !self.custom.is_empty() {
             user::apply(&self.custom, text, &mut found, &sc.markers, &allowed);
@@ -224,5 +243,7 @@ impl Hits {
     }
 }
 
+#[cfg(test)]
+mod differential;
 #[cfg(test)]
 mod tests;

@@ -45,6 +45,26 @@ static CLASS: [u8; 256] = {
     t
 };
 
+/// Where a scan stands between two events: the loop's position, `kfrom` and `key` (see `Scanner::run_blocks`).
+/// What a raw scan that gave up hands over ([`Scanner::run_raw`]), in raw offsets, for the scan of the decoded text
+/// to go on from ([`Scanner::run_from`]) once they are mapped to decoded offsets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resume {
+    pub i: usize,
+    pub kfrom: usize,
+    pub key: (usize, usize),
+}
+
+impl Resume {
+    /// The state at the start of a text.
+    pub const START: Resume = Resume { i: 0, kfrom: 0, key: (0, 0) };
+
+    /// The same state with every offset mapped by `f`.
+    pub fn map(self, f: impl Fn(usize) -> usize) -> Resume {
+        Resume { i: f(self.i), kfrom: f(self.kfrom), key: (f(self.key.0), f(self.key.1)) }
+    }
+}
+
 /// A quoted or bare value after an assignment operator.
 struct Val {
     start: usize,
@@ -59,6 +79,40 @@ fn is_word(c: u8) -> bool {
 
 /// Texts at least this long are scanned by blocks, shorter ones byte by byte ([`Scanner::run`]).
 const BLOCKS_FROM: usize = 256;
+
+/// The bytes a block scan walks, and which of them are escaped. Decoded text (`esc` empty) has no escaped byte. Raw
+/// JSON string content scanned without decoding it ([`Scanner::new_raw`]) has one bit per byte in `esc` (bit k of
+/// word w: byte 64w + k), set on the second byte of each escape: the `n` of `\n`, the `"` of `\"`. Such a byte
+/// stands for a character of no class (see [`Scanner::run_raw`]), so it is never part of a word run.
+/// `RAW` is whether it is raw content (a constant, so that the decoded scan compiles as if there were no escapes).
+#[derive(Clone, Copy)]
+struct Text<'a, const RAW: bool> {
+    b: &'a [u8],
+    esc: &'a [u64],
+}
+
+impl<const RAW: bool> Text<'_, RAW> {
+    /// Whether byte `x` is a word byte of the text the bytes stand for.
+    #[inline]
+    fn word_at(self, x: usize) -> bool {
+        is_word(self.b[x]) && (!RAW || self.escaped64(x & !63) >> (x & 63) & 1 == 0)
+    }
+
+    /// The escaped bits of the 64 bytes from `base` (a multiple of 64).
+    #[inline]
+    fn escaped64(self, base: usize) -> u64 {
+        self.esc.get(base >> 6).copied().unwrap_or(0)
+    }
+
+    /// The class bitmaps of the 64 bytes from `base` (a multiple of 64), escaped bytes taken out of the word runs.
+    #[inline]
+    fn masks(self, base: usize, m: &mut Masks) {
+        Masks::fill(self.b, base, m);
+        if RAW {
+            m.word &= !self.escaped64(base);
+        }
+    }
+}
 
 /// `i`, or the byte after it when that is a space: the byte loop passes a space by, and skipping it here saves
 /// visiting the event of a space right after a word run that `word` has just dealt with.
@@ -88,13 +142,15 @@ struct Masks {
     stop: u64,
     /// Spaces (only `' '`: `spaced` wants exactly one).
     space: u64,
-    /// `b`, `B` and `e`, the first letters of `bearer` and `entry`.
+    /// `b`, `B`, `e` and `E`: the first letters of `bearer` and `entry`, and `E`, which comes with them in the
+    /// nibble lookups of [`classes64`] (a superset of events is harmless: `word` checks each exactly).
     be: u64,
     /// Digits.
     digit: u64,
 }
 
 impl Masks {
+    #[cfg(test)]
     fn at(b: &[u8], base: usize) -> Masks {
         let mut m = Masks::default();
         Masks::fill(b, base, &mut m);
@@ -102,10 +158,18 @@ impl Masks {
     }
 
     /// Writes the masks of the 64 bytes from `base` into `m`.
+    #[inline]
     fn fill(b: &[u8], base: usize, m: &mut Masks) {
         if let Some(chunk) = b.get(base..base + 64).and_then(|c| <&[u8; 64]>::try_from(c).ok()) {
             return classes64(chunk, m);
         }
+        Masks::fill_padded(b, base, m)
+    }
+
+    /// [`fill`](Self::fill) near the end of the text. Kept out of line: its buffer would give every call of `fill`
+    /// a stack frame.
+    #[inline(never)]
+    fn fill_padded(b: &[u8], base: usize, m: &mut Masks) {
         let mut pad = [0u8; 64]; // NUL is in no class
         let tail = b.get(base..).unwrap_or(&[]);
         pad[..tail.len()].copy_from_slice(tail);
@@ -136,39 +200,43 @@ struct Block {
 }
 
 impl Block {
-    fn new(b: &[u8]) -> Block {
+    fn new<const RAW: bool>(t: Text<RAW>) -> Block {
         let mut blk =
-            Block { base: 0, m: Masks::default(), next: Masks::at(b, 0), events: 0, carry: 0, digit_carry: 0 };
-        blk.derive(b);
+            Block { base: 0, m: Masks::default(), next: Masks::default(), events: 0, carry: 0, digit_carry: 0 };
+        t.masks(0, &mut blk.next);
+        blk.derive(t, false);
         blk
     }
 
     /// Moves to the block at `base`, reusing the masks computed as the next ones when it is the next block.
-    fn move_to(&mut self, b: &[u8], base: usize) {
+    fn move_to<const RAW: bool>(&mut self, t: Text<RAW>, base: usize) {
         if base == self.base + 64 {
+            // The byte before is the last of the block left, whose masks are at hand.
+            let before_is_word = self.m.word >> 63 != 0;
             self.base = base;
-            self.derive(b);
+            self.derive(t, before_is_word);
             return;
         }
         // Not the next block: whether a run coming in holds a separator is not known, so assume it does, and that
         // it does not start with a digit (both keep events).
         self.base = base;
-        self.next = Masks::at(b, base);
-        self.carry = u64::from(base > 0 && is_word(b[base - 1]));
+        t.masks(base, &mut self.next);
+        let before_is_word = base > 0 && t.word_at(base - 1);
+        self.carry = u64::from(before_is_word);
         self.digit_carry = 0;
-        self.derive(b);
+        self.derive(t, before_is_word);
     }
 
-    /// Takes `next` as this block's masks (the carry is the one into it) and computes the events.
-    fn derive(&mut self, b: &[u8]) {
+    /// Takes `next` as this block's masks (the carry is the one into it) and computes the events. `before_is_word`:
+    /// whether the byte before the block is a word byte.
+    fn derive<const RAW: bool>(&mut self, t: Text<RAW>, before_is_word: bool) {
         let base = self.base;
         // This block's masks move to `m` and the next block's are written into `next` in place (a copy of a returned
         // `Masks` was a 48-byte memory.copy, which V8 makes a call out of the wasm code).
         self.m = self.next;
-        Masks::fill(b, base + 64, &mut self.next);
+        t.masks(base + 64, &mut self.next);
         let (m, next) = (self.m, self.next);
         let w = m.word;
-        let before_is_word = base > 0 && is_word(b[base - 1]);
         let starts = w & !((w << 1) | u64::from(before_is_word));
         // Bit k of `run_n`: the n bytes from k are word bytes; `shr` takes the top bits from the next block.
         let shr = |lo: u64, hi: u64, k: u32| (lo >> k) | (hi << (64 - k));
@@ -199,7 +267,7 @@ impl Block {
 
     /// The end of the word run through `p` (a word byte in this block).
     #[inline]
-    fn word_end(&self, b: &[u8], p: usize) -> usize {
+    fn word_end<const RAW: bool>(&self, t: Text<RAW>, p: usize) -> usize {
         let rest = !self.m.word >> (p - self.base);
         if rest != 0 {
             return p + rest.trailing_zeros() as usize;
@@ -209,7 +277,7 @@ impl Block {
             return e + (!self.next.word).trailing_zeros() as usize;
         }
         e += 64;
-        while e < b.len() && is_word(b[e]) {
+        while e < t.b.len() && t.word_at(e) {
             e += 1;
         }
         e
@@ -217,7 +285,7 @@ impl Block {
 
     /// The start of the word run that ends at `e` (`b[e - 1]` a word byte, `e <= base + 64`), cut at `from`.
     #[inline]
-    fn run_start(&self, b: &[u8], from: usize, e: usize) -> usize {
+    fn run_start<const RAW: bool>(&self, t: Text<RAW>, from: usize, e: usize) -> usize {
         let mut s = e;
         if e > self.base {
             let gaps = !self.m.word & low(e - 1 - self.base);
@@ -226,7 +294,7 @@ impl Block {
             }
             s = self.base;
         }
-        while s > from && is_word(b[s - 1]) {
+        while s > from && t.word_at(s - 1) {
             s -= 1;
         }
         s.max(from)
@@ -234,22 +302,24 @@ impl Block {
 
     /// The last word run in `from..p` (`p` in this block, not a word byte), cut at `from`.
     #[inline]
-    fn last_run(&self, b: &[u8], from: usize, p: usize) -> Option<(usize, usize)> {
+    fn last_run<const RAW: bool>(&self, t: Text<RAW>, from: usize, p: usize) -> Option<(usize, usize)> {
         let mut words = self.m.word & low(p - self.base);
         if from > self.base {
             words &= !low(from - self.base);
         }
-        let mut e = if words != 0 {
-            self.base + 64 - words.leading_zeros() as usize
-        } else if from >= self.base {
+        if words != 0 {
+            // The run ends after the last word byte of the mask (which is after `from`).
+            let e = self.base + 64 - words.leading_zeros() as usize;
+            return Some((self.run_start(t, from, e), e));
+        }
+        if from >= self.base {
             return None;
-        } else {
-            self.base
-        };
-        while e > from && !is_word(b[e - 1]) {
+        }
+        let mut e = self.base;
+        while e > from && !t.word_at(e - 1) {
             e -= 1;
         }
-        (e > from).then(|| (self.run_start(b, from, e), e))
+        (e > from).then(|| (self.run_start(t, from, e), e))
     }
 
     /// Whether `s..e` holds a separator.
@@ -269,9 +339,10 @@ impl Block {
 fn classes64(chunk: &[u8; 64], out: &mut Masks) {
     use core::arch::wasm32::*;
     // Bit buckets: 0 `-.`, 1 digits, 2 `A-O a-o` (letters with high nibble 4/6, low 1-F), 3 `P-Z p-z`, 4 `_`,
-    // 5 `:=`, 6 `[`. A byte's buckets are lo[low nibble] & hi[high nibble]; bytes of 0x80 and up index past hi.
-    let lo = u8x16(0x0a, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x0e, 0x2c, 0x44, 0x04, 0x25, 0x05, 0x14);
-    let hi = u8x16(0, 0, 0x01, 0x22, 0x04, 0x58, 0x04, 0x08, 0, 0, 0, 0, 0, 0, 0, 0);
+    // 5 `:=`, 6 `[`, 7 `B E b e` (low nibble 2/5, high nibble 4/6). A byte's buckets are lo[low nibble] &
+    // hi[high nibble]; bytes of 0x80 and up index past hi.
+    let lo = u8x16(0x0a, 0x0e, 0x8e, 0x0e, 0x0e, 0x8e, 0x0e, 0x0e, 0x0e, 0x0e, 0x2c, 0x44, 0x04, 0x25, 0x05, 0x14);
+    let hi = u8x16(0, 0, 0x01, 0x22, 0x84, 0x58, 0x84, 0x08, 0, 0, 0, 0, 0, 0, 0, 0);
     let zero = u8x16_splat(0);
     // The four quarters are written out rather than looped over (at opt-level "s" the loop stayed, with its shifts
     // by 16q and the tables reloaded in each turn).
@@ -287,21 +358,19 @@ fn classes64(chunk: &[u8; 64], out: &mut Masks) {
             | u64::from(u8x16_bitmask(t[2])) << 32
             | u64::from(u8x16_bitmask(t[3])) << 48
     };
-    // The buckets are bits 0-6, so a byte's buckets as a signed byte are never negative: "some bucket of `bits`" is
-    // a signed greater-than-zero (one instruction on x64, where a not-equal is two and a constant).
+    // Of the buckets 0-6, "some bucket of `bits`" is a signed greater-than-zero once bucket 7 (the sign) is masked
+    // off (one instruction on x64, where a not-equal is two and a constant); bucket 7 is the sign bit itself.
     let any = |b: u8| {
         let b = u8x16_splat(b);
         let t = |c: v128| i8x16_gt(v128_and(c, b), zero);
         bits([t(cls[0]), t(cls[1]), t(cls[2]), t(cls[3])])
     };
     let space = |v: v128| i8x16_eq(v, u8x16_splat(b' '));
-    let be =
-        |v: v128| v128_or(i8x16_eq(v128_or(v, u8x16_splat(0x20)), u8x16_splat(b'b')), i8x16_eq(v, u8x16_splat(b'e')));
     out.word = any(0x1f);
     out.sep = any(0x11);
     out.stop = any(0x60);
     out.space = bits([space(v[0]), space(v[1]), space(v[2]), space(v[3])]);
-    out.be = bits([be(v[0]), be(v[1]), be(v[2]), be(v[3])]);
+    out.be = bits(cls);
     out.digit = any(0x02);
 }
 
@@ -338,7 +407,7 @@ fn classes64_swar(chunk: &[u8; 64]) -> Masks {
         m.stop |= bits((eq(x, b':') | eq(x, b'=') | eq(x, b'[')) & ascii) << at;
         m.digit |= bits(digit & ascii) << at;
         m.space |= bits(eq(x, b' ') & ascii) << at;
-        m.be |= bits((eq(folded, b'b') | eq(x, b'e')) & ascii) << at;
+        m.be |= bits((eq(folded, b'b') | eq(folded, b'e')) & ascii) << at;
     }
     m
 }
@@ -412,7 +481,16 @@ impl KeyCache {
         let w = key_words(b, s, e);
         let h = (w[0] ^ w[1].rotate_left(21) ^ w[2].rotate_left(42) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let set = (h >> 60) as usize;
-        if let Some(slot) = self.sets[set].iter().find(|slot| usize::from(slot.len) == n && slot.words == w) {
+        // All four ways compared, without branches (which way holds a key varies from lookup to lookup).
+        let mut way = 4;
+        for (k, slot) in self.sets[set].iter().enumerate().rev() {
+            let hit = (usize::from(slot.len) == n)
+                & (slot.words[0] == w[0])
+                & (slot.words[1] == w[1])
+                & (slot.words[2] == w[2]);
+            way = if hit { k } else { way };
+        }
+        if let Some(slot) = self.sets[set].get(way) {
             return slot.class;
         }
         self.classify_rest(set, w, &b[s..e])
@@ -429,24 +507,128 @@ impl KeyCache {
     }
 }
 
-pub struct Scanner<'a> {
+/// `RAW`: scanning raw JSON string content ([`Scanner::run_raw`]); a constant, so that the decoded scan compiles
+/// without the raw scan's checks.
+pub struct Scanner<'a, const RAW: bool = false> {
     b: &'a [u8],
     text: &'a str,
+    /// Escaped bytes (see [`Text`]); empty unless `RAW`.
+    esc: &'a [u64],
     allowed: &'a dyn Fn(&str) -> bool,
     keys: &'a mut KeyCache,
     pub out: Vec<Found>,
     /// Markers already present in the input (`[REDACTED:…]`), which user patterns must not touch either.
     pub markers: Vec<(usize, usize)>,
     floor: usize,
+    /// A raw scan met something it cannot decide without the decoded text.
+    bailed: bool,
+    /// Where a raw scan that gave up stood at the start of the loop turn it gave up in.
+    resume: Resume,
 }
 
 impl<'a> Scanner<'a> {
     pub fn new(text: &'a str, allowed: &'a dyn Fn(&str) -> bool, keys: &'a mut KeyCache) -> Self {
-        Scanner { b: text.as_bytes(), text, allowed, keys, out: Vec::new(), markers: Vec::new(), floor: 0 }
+        Scanner {
+            b: text.as_bytes(),
+            text,
+            esc: &[],
+            allowed,
+            keys,
+            out: Vec::new(),
+            markers: Vec::new(),
+            floor: 0,
+            bailed: false,
+            resume: Resume::START,
+        }
+    }
+
+    /// Scans the text from `r` on, as if it had been scanned from the start to there without finding anything: what
+    /// the block scan of the decoded text does after a raw scan of it gave up at `r` (see
+    /// [`run_raw`](Scanner::run_raw)).
+    pub fn run_from(&mut self, r: Resume) {
+        self.run_blocks(r);
+    }
+}
+
+impl<'a> Scanner<'a, true> {
+    /// A scanner over the raw content of a JSON string whose escapes are all two bytes long, `\"`, `\\`, `\/`,
+    /// `\b`, `\f`, `\n`, `\r` or `\t`, with `esc` marking their second bytes (see [`Text`]); for
+    /// [`run_raw`](Self::run_raw).
+    pub fn new_raw(
+        content: &'a str,
+        esc: &'a [u64],
+        allowed: &'a dyn Fn(&str) -> bool,
+        keys: &'a mut KeyCache,
+    ) -> Self {
+        Scanner {
+            b: content.as_bytes(),
+            text: content,
+            esc,
+            allowed,
+            keys,
+            out: Vec::new(),
+            markers: Vec::new(),
+            floor: 0,
+            bailed: false,
+            resume: Resume::START,
+        }
+    }
+
+    /// Scans raw JSON string content (see [`new_raw`](Self::new_raw)) without decoding it. Returns `Ok` when the
+    /// scan of the decoded content would find nothing and meet no marker; when it gave up, where it stood at the start
+    /// of the loop turn it gave up in (the caller then decodes and scans the decoded content from there, see
+    /// [`run_from`](Scanner::run_from)). It never finds anything itself.
+    ///
+    /// Why this is the decoded scan: an escape `\X` (two bytes) stands for one character `c` in the decoded text,
+    /// and each such `c` (`"` `\` `/` backspace, form feed, newline, CR, tab) is of no class: not a word byte, not a
+    /// stop, not a space. In the raw bytes the backslash is of no class either, and `X`, which may be a letter, is
+    /// taken out of the word runs through `esc` ([`Text`]). So the class bitmaps agree byte for byte outside
+    /// escapes, every word run is the same bytes in both texts (a run never holds an escape), and [`Block`] derives
+    /// the same events at corresponding offsets (nothing in it depends on the distance between runs across an
+    /// escape: the run lengths it measures are within runs). The loop then visits the same events in the same
+    /// order with the same `kfrom` and `key`, as long as each handler decides the same way. The ones that decide
+    /// from the run alone, the byte after it and literals of word bytes (`dull_stop`, `word`, most of `on_word`,
+    /// `token_at` finding no token, `flag` and `spaced` with a key naming no secret, `on_bracket` with no marker,
+    /// `url` finding no password, `::`) decide the same way: where the decoded text has `c`, the raw text has the
+    /// backslash, and neither is a word byte, a space, `/`, `:`, `(`, `)`, `=` or a byte of a literal compared
+    /// there. Every other path gives up before it reads past the run ([`bail`](Self::bail)): a key naming a
+    /// secret, a token shape that matches, an escape right after a stop, markers, PEM armour, and the rest.
+    ///
+    /// Why the decoded scan can go on from where this one gave up: up to the start of that loop turn, every event
+    /// was decided as the decoded scan decides it, so the decoded scan from the start arrives there with the same
+    /// position, `kfrom` and `key` (at the corresponding decoded offsets) and nothing found. Only its block state
+    /// differs (its blocks are 64 decoded bytes): it takes up the block there as after any jump of a handler
+    /// (`Block::move_to`, which assumes what it cannot know in the direction that only adds events).
+    pub fn run_raw(&mut self) -> Result<(), Resume> {
+        self.run_blocks(Resume::START);
+        if self.bailed {
+            Err(self.resume)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl<'a, const RAW: bool> Scanner<'a, RAW> {
+    fn t(&self) -> Text<'a, RAW> {
+        Text { b: self.b, esc: self.esc }
+    }
+
+    /// Gives up a raw scan: returns a resume position that ends the scan loops.
+    #[cold]
+    fn bail(&mut self) -> usize {
+        self.bailed = true;
+        self.b.len()
     }
 
     /// Records a redaction unless it overlaps an earlier one, is not on character boundaries, or is allow-listed.
     fn emit(&mut self, start: usize, end: usize, rule: Rule) -> bool {
+        if RAW {
+            // Not reached: every handler gives up a raw scan before it could find a secret (see `run_raw`). Kept as
+            // the last guard: a raw scan never reports a span.
+            self.bail();
+            return false;
+        }
         if start < self.floor || end <= start {
             return false;
         }
@@ -467,30 +649,43 @@ impl<'a> Scanner<'a> {
         if self.b.len() < BLOCKS_FROM {
             self.run_bytes();
         } else {
-            self.run_blocks();
+            self.run_blocks(Resume::START);
         }
     }
 
-    /// The block scan (see [`Block`]).
-    fn run_blocks(&mut self) {
+    /// The block scan (see [`Block`]), from `r` (the start of the text, or where a raw scan gave up).
+    fn run_blocks(&mut self, r: Resume) {
         let b = self.b;
+        let t = self.t();
         let n = b.len();
-        let mut i = 0;
+        let mut i = r.i;
         // `kfrom`: where the loop last resumed after an event. Runs between it and the next event are dull: the byte
         // loop would only have made each the `key` in turn, so the last of them is looked up when a stop needs it.
-        let mut kfrom = 0;
-        let mut key = (0usize, 0usize);
-        let mut blk = Block::new(b);
+        let mut kfrom = r.kfrom;
+        let mut key = r.key;
+        let mut blk = Block::new(t);
         while i < n {
+            if RAW {
+                // Where the loop stands at the start of the turn, for the decoded scan to go on from if this one gives
+                // up during the turn (a few moves of registers a turn).
+                self.resume = Resume { i, kfrom, key };
+            }
             if i & !63 != blk.base {
-                blk.move_to(b, i & !63);
+                blk.move_to(t, i & !63);
             }
             let bit = 1u64 << (i - blk.base);
-            if i == kfrom && blk.m.word & bit != 0 && i > 0 && is_word(b[i - 1]) {
+            // (Whether the byte before `i` is a word byte: from the masks when it is in this block.)
+            let before_is_word = || if i > blk.base { blk.m.word & (bit >> 1) != 0 } else { i > 0 && t.word_at(i - 1) };
+            if i == kfrom && blk.m.word & bit != 0 && before_is_word() {
+                if RAW {
+                    // Only a handler that acted resumes inside a run, and a raw scan has given up before any does.
+                    self.bail();
+                    break;
+                }
                 // A resume point inside a word run: the byte loop starts a run wherever it stands. At the start of a
                 // run (the common case: after `key=`, `: `) nothing is needed here: the events of the block hold what
                 // `word` could act on in that run, and a later stop looks the run up as its key.
-                let e = blk.word_end(b, i);
+                let e = blk.word_end(t, i);
                 key = (i, e);
                 i = self.word(&blk, i, e);
                 if i == e && b.get(e).is_some_and(|&c| CLASS[c as usize] == STOP) {
@@ -510,12 +705,12 @@ impl<'a> Scanner<'a> {
             let p = blk.base + ev.trailing_zeros() as usize;
             let bit = 1u64 << (p - blk.base);
             if blk.m.stop & bit != 0 {
-                key = blk.last_run(b, kfrom, p).unwrap_or(key);
+                key = blk.last_run(t, kfrom, p).unwrap_or(key);
                 i = if self.dull_stop(p, key) { p + 1 } else { self.stop(p, key).max(p + 1) };
                 kfrom = i;
             } else if blk.m.word & bit != 0 {
                 // The start of a run that may interest `on_word`.
-                let e = blk.word_end(b, p);
+                let e = blk.word_end(t, p);
                 key = (p, e);
                 i = past_space(b, self.word(&blk, p, e));
                 kfrom = i;
@@ -523,8 +718,8 @@ impl<'a> Scanner<'a> {
                 // A space after a run that holds a separator: the run may be `access_token <value>`. It counts when
                 // it starts at or after `kfrom` (earlier, the byte loop never started it, or started it at `kfrom`,
                 // which was then handled as a resume point).
-                let s = blk.run_start(b, kfrom, p);
-                if s < p && (s == 0 || !is_word(b[s - 1])) {
+                let s = blk.run_start(t, kfrom, p);
+                if s < p && (s == 0 || !t.word_at(s - 1)) {
                     key = (s, p);
                     i = past_space(b, self.word(&blk, s, p));
                     kfrom = i;
@@ -544,7 +739,12 @@ impl<'a> Scanner<'a> {
         let b = self.b;
         let next = b.get(p + 1).copied();
         let plain = match b[p] {
-            b':' => !matches!(next, Some(b'/' | b':')),
+            // (Raw: after an escape's backslash comes the escaped byte, and the escape stands for `/` only in `\/`.
+            // The backslash is never escaped: it follows the stop, not a backslash.)
+            b':' => {
+                let slash = RAW && next == Some(b'\\') && b.get(p + 2) == Some(&b'/');
+                !matches!(next, Some(b'/' | b':')) && !slash
+            }
             b'=' => !(next == Some(b'(') && p > 0 && b[p - 1] == b')'),
             _ => false,
         };
@@ -554,6 +754,10 @@ impl<'a> Scanner<'a> {
     /// A stop (`b[p]` is `:`, `=` or `[`) whose key is `key`; returns where to resume.
     #[inline]
     fn stop(&mut self, p: usize, key: (usize, usize)) -> usize {
+        if RAW && self.b.get(p + 1) == Some(&b'\\') {
+            // Which handler runs and what it does depend on the character after the stop, here an escape.
+            return self.bail();
+        }
         match self.b[p] {
             b'[' => self.on_bracket(p),
             b':' => self.on_colon(p, key),
@@ -634,7 +838,7 @@ impl<'a> Scanner<'a> {
         let b = self.b;
         if b[s] == b'-' {
             if starts_with_at(b, s, b"-----BEGIN") {
-                return self.pem(s);
+                return if RAW { Some(self.bail()) } else { self.pem(s) };
             }
             if e - s > 4 && b[s + 1] == b'-' {
                 return self.flag(s, e);
@@ -645,7 +849,15 @@ impl<'a> Scanner<'a> {
             t += 1;
         }
         if e - t >= 15 {
+            if RAW && starts_with_at(b, t, b"AC") {
+                // A Twilio account SID looks for "twilio" in the 256 bytes before it, which escapes make a different
+                // stretch of text.
+                return Some(self.bail());
+            }
             if let Some((end, rule)) = token_at(b, t) {
+                if RAW {
+                    return Some(self.bail());
+                }
                 if self.emit(t, end, rule) && rule == Rule::AwsAccessKeyId {
                     if let Some((a, z)) = aws_secret_near(b, end) {
                         if self.emit(a, z, Rule::AwsSecretAccessKey) {
@@ -656,7 +868,7 @@ impl<'a> Scanner<'a> {
                 return Some(end);
             }
             if &b[s..e] == b"hooks.slack.com" {
-                return self.slack_webhook(e);
+                return if RAW { Some(self.bail()) } else { self.slack_webhook(e) };
             }
         }
         if has_sep && b.get(e) == Some(&b' ') {
@@ -665,10 +877,10 @@ impl<'a> Scanner<'a> {
             }
         }
         if e - s == 6 && b[s..e].eq_ignore_ascii_case(b"bearer") {
-            return self.bearer(e);
+            return if RAW { Some(self.bail()) } else { self.bearer(e) };
         }
         if e - s == 5 && &b[s..e] == b"entry" {
-            return self.mysql_duplicate(s, e);
+            return if RAW { Some(self.bail()) } else { self.mysql_duplicate(s, e) };
         }
         None
     }
@@ -712,6 +924,9 @@ impl<'a> Scanner<'a> {
             return None;
         }
         let kc = self.keys.classify(b, s + 2, e)?;
+        if RAW {
+            return Some(self.bail());
+        }
         if kc.family == Family::Authorization {
             return None;
         }
@@ -732,6 +947,9 @@ impl<'a> Scanner<'a> {
     fn spaced(&mut self, s: usize, e: usize) -> Option<usize> {
         let b = self.b;
         let kc = self.keys.classify(b, s, e)?;
+        if RAW {
+            return Some(self.bail());
+        }
         if kc.family == Family::Authorization {
             return None;
         }
@@ -802,6 +1020,9 @@ impl<'a> Scanner<'a> {
             let s = i + MARKER_PREFIX.len();
             let n = run_len(b, s, |c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-');
             if n > 0 && b.get(s + n) == Some(&b']') {
+                if RAW {
+                    return self.bail();
+                }
                 self.markers.push((i, s + n + 1));
                 return s + n + 1;
             }
@@ -812,6 +1033,7 @@ impl<'a> Scanner<'a> {
     fn on_colon(&mut self, i: usize, key: (usize, usize)) -> usize {
         let b = self.b;
         match b.get(i + 1) {
+            Some(b'/') if RAW && b.get(i + 2) == Some(&b'\\') => self.bail(), // `:/\/` may be `://`
             Some(b'/') if b.get(i + 2) == Some(&b'/') => self.url(i, key),
             Some(b':') => i + 2,
             Some(b'=') => self.assignment(key, i, i + 2, false),
@@ -822,7 +1044,7 @@ impl<'a> Scanner<'a> {
     fn on_equals(&mut self, i: usize, key: (usize, usize)) -> usize {
         let b = self.b;
         if i > 0 && b[i - 1] == b')' && b.get(i + 1) == Some(&b'(') {
-            return self.db_echo(i);
+            return if RAW { self.bail() } else { self.db_echo(i) };
         }
         if i > 0 && matches!(b[i - 1], b'!' | b'<' | b'>' | b'=') {
             return i + 1;
@@ -843,6 +1065,10 @@ impl<'a> Scanner<'a> {
         let (ks, ke) = key;
         if ke <= ks || ke > op {
             return op + 1;
+        }
+        if RAW {
+            // The gap may hold escapes (`\"`), which count as one character each in the decoded text.
+            return self.bail();
         }
         let gap = &b[ke..op];
         if gap.len() > 4 || !gap.iter().all(|c| matches!(c, b'"' | b'\'' | b'`' | b'\\' | b' ' | b'\t' | b']' | b'?')) {
@@ -970,6 +1196,9 @@ impl<'a> Scanner<'a> {
         let mut j = u;
         while j < b.len() && j - u < 512 {
             match b[j] {
+                // (Raw: a backslash starts an escape, which decodes to a byte that ends the authority too, except
+                // `\b`, a backspace.)
+                b'\\' if RAW && b.get(j + 1) == Some(&b'b') => return self.bail(),
                 b'/' | b'?' | b'#' | b'\\' | b'"' | b'\'' | b'`' | b'<' | b'>' => break,
                 c if c.is_ascii_whitespace() => break,
                 b'[' if starts_with_at(b, j, MARKER_PREFIX) => return i + 3,
@@ -986,6 +1215,9 @@ impl<'a> Scanner<'a> {
             let pw = &b[c + 1..a];
             let host_ok = b.get(a + 1).is_some_and(|&h| is_alnum(h) || h == b'[');
             if host_ok && accept_url_password(pw) {
+                if RAW {
+                    return self.bail();
+                }
                 let rule = whole_token(pw).unwrap_or(Rule::UrlCredentials);
                 if self.emit(c + 1, a, rule) {
                     return a;
@@ -1257,7 +1489,7 @@ mod tests {
         let allowed = |s: &str| s == "hunter2";
         let (mut k1, mut k2) = (KeyCache::default(), KeyCache::default());
         let mut fast = Scanner::new(t, &allowed, &mut k1);
-        fast.run_blocks();
+        fast.run_blocks(Resume::START);
         let mut slow = Scanner::new(t, &allowed, &mut k2);
         slow.run_bytes();
         ((fast.out, fast.markers), (slow.out, slow.markers))
@@ -1375,7 +1607,7 @@ mod tests {
             m.sep |= if class == SEP { bit } else { 0 };
             m.stop |= if class == STOP { bit } else { 0 };
             m.space |= if c == b' ' { bit } else { 0 };
-            m.be |= if matches!(c, b'b' | b'B' | b'e') { bit } else { 0 };
+            m.be |= if matches!(c, b'b' | b'B' | b'e' | b'E') { bit } else { 0 };
             m.digit |= if c.is_ascii_digit() { bit } else { 0 };
         }
         m
