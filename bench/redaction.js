@@ -14,7 +14,7 @@
 //    bench, approximating crate/src/redact/rules.rs), applied rule after rule with String.replace to the text.
 //  * the whole pipeline: `record()` of plugin/recorder.js (target, git facts, core, writer, status record on) with
 //    a 1 KiB entry, alternated with a bare `fs.appendFileSync` of a 1 KiB line, as bench/run.js does.
-// Timings are medians over rounds after warm-up: core on and off alternate within a round; the JS pass runs in its own
+// Timings are medians over rounds after warm-up (≥ 300 ms of calls per phase, see warm()): core on and off alternate within a round; the JS pass runs in its own
 // phase (its garbage would otherwise be collected inside a core measurement).
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -168,7 +168,6 @@ function median(xs) {
   return s.length ? s[Math.floor(s.length / 2)] : NaN;
 }
 
-/** A typical 1 KiB JSON entry, as an agent writes it: 1024 bytes with its newline (the shape bench/run.js uses). */
 /** Runs each of `fns` once per round, in turn, `rounds` times; returns per-fn arrays of ms per call. */
 function rounds(fns, n, perSample) {
   const times = fns.map(() => []);
@@ -180,6 +179,17 @@ function rounds(fns, n, perSample) {
     }
   }
   return times;
+}
+
+/** Warm-up before a measured phase: rounds of `fns` for at least WARM_MS. V8 moves hot wasm functions and
+ *  RegExps to its optimizing tier in the background; with a fixed 3 warm-up calls of the 1 MiB inputs the same
+ *  build read 7.3× in one run and 10.6× in the next, so each phase now warms up long enough for that tier to be
+ *  what is measured. Both sides, core and JS, get the same warm-up. */
+const WARM_MS = 300;
+function warm(fns, perSample) {
+  const t0 = performance.now();
+  do rounds(fns, 1, perSample);
+  while (performance.now() - t0 < WARM_MS);
 }
 
 async function child() {
@@ -211,14 +221,13 @@ async function child() {
         const big = size > 4096;
         const n = big ? (QUICK ? 7 : 41) : QUICK ? 11 : 31;
         const per = big ? 1 : QUICK ? 100 : 400;
-        // warm-up
         // The core's on/off pairs and the JS pass run in separate phases, so the garbage the JS pass leaves (a new
         // string per rule) is not collected inside a core measurement.
         const fOn = () => on.record(input, now);
         const fOff = () => off.record(input, now);
-        rounds([fOn, fOff], big ? 3 : 10, per);
+        warm([fOn, fOff], per);
         const [tOn, tOff] = rounds([fOn, fOff], n, per);
-        rounds([() => jsRedact(text)], big ? 3 : 10, per);
+        warm([() => jsRedact(text)], per);
         const [tJs] = rounds([() => jsRedact(text)], n, per);
         const diff = median(tOn.map((t, i) => t - tOff[i]));
         const mbps = (ms) => bytes / 1e6 / (ms / 1000);
@@ -304,7 +313,7 @@ function section(results) {
   L.push(
     `Measured by \`node bench/redaction.js\` on ${date}, ${cpu.length} cores (${(cpu[0]?.model ?? "?").trim()}), in process, ` +
       `each runtime in its own child; load average at the start ${os.loadavg().map((x) => x.toFixed(2)).join(" / ")} (other sessions share the machine, ` +
-      `so expect ±25% between runs). Throughput in MB/s (10^6 bytes of text per second), medians over alternating rounds ` +
+      `so expect ±25% between runs). Throughput in MB/s (10^6 bytes of text per second), medians over alternating rounds after ≥ ${WARM_MS} ms of warm-up calls per phase ` +
       `(1 MiB: ${results[0].cases.find((c) => c.size > 1024).rounds} rounds of 1 call; 1 KiB: ${results[0].cases.find((c) => c.size === 1024).rounds} rounds of ` +
       `${results[0].cases.find((c) => c.size === 1024).callsPerRound} calls).`,
   );
