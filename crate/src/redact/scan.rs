@@ -537,18 +537,7 @@ pub struct Scanner<'a, const RAW: bool = false> {
 
 impl<'a> Scanner<'a> {
     pub fn new(text: &'a str, allowed: &'a dyn Fn(&str) -> bool, keys: &'a mut KeyCache) -> Self {
-        Scanner {
-            b: text.as_bytes(),
-            text,
-            esc: &[],
-            allowed,
-            keys,
-            out: Vec::new(),
-            markers: Vec::new(),
-            floor: 0,
-            bailed: false,
-            resume: Resume::START,
-        }
+        Self::over(text, &[], allowed, keys)
     }
 
     /// Scans the text from `r` on, as if it had been scanned from the start to there without finding anything: what
@@ -569,18 +558,7 @@ impl<'a> Scanner<'a, true> {
         allowed: &'a dyn Fn(&str) -> bool,
         keys: &'a mut KeyCache,
     ) -> Self {
-        Scanner {
-            b: content.as_bytes(),
-            text: content,
-            esc,
-            allowed,
-            keys,
-            out: Vec::new(),
-            markers: Vec::new(),
-            floor: 0,
-            bailed: false,
-            resume: Resume::START,
-        }
+        Self::over(content, esc, allowed, keys)
     }
 
     /// Scans raw JSON string content (see [`new_raw`](Self::new_raw)) without decoding it. Returns `Ok` when the
@@ -619,6 +597,23 @@ impl<'a> Scanner<'a, true> {
 }
 
 impl<'a, const RAW: bool> Scanner<'a, RAW> {
+    /// A scanner over `text` (decoded, or raw JSON string content with `esc` marking escapes' second bytes) that
+    /// has found nothing yet.
+    fn over(text: &'a str, esc: &'a [u64], allowed: &'a dyn Fn(&str) -> bool, keys: &'a mut KeyCache) -> Self {
+        Scanner {
+            b: text.as_bytes(),
+            text,
+            esc,
+            allowed,
+            keys,
+            out: Vec::new(),
+            markers: Vec::new(),
+            floor: 0,
+            bailed: false,
+            resume: Resume::START,
+        }
+    }
+
     fn t(&self) -> Text<'a, RAW> {
         Text { b: self.b, esc: self.esc }
     }
