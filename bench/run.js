@@ -339,7 +339,7 @@ async function main() {
     md.push("rotation) and one after (deleted underneath? another writer's torn line just before ours?); when another process");
     md.push("wrote last it reads the file's last byte, and when that byte is not yet \"\\n\" (another writer's copy in progress) an");
     md.push("empty write(2) waits for that copy under the inode lock (sleeping 0.5 ms and up instead, as the writer did before, cost");
-    md.push("20–40% of a writer's time with 2–4 processes). **record()**: the");
+    md.push("16–43% of a writer's time with 2 and 4 processes). **record()**: the");
     md.push("whole pipeline on the 1 KiB entry — the writer plus the wasm core (parse, stamp, id, redaction) and the git facts");
     md.push("(two fstats of HEAD and the branch ref) — for comparison; its cost against a bare append is issue 2's target.");
     md.push("Every run is checked for the right line count.", "");

@@ -544,11 +544,11 @@ const ONE = new Int32Array(new SharedArrayBuffer(4));
  *  the size can already cover part of a line whose copy is still running (Linux grows i_size page by page, so a
  *  1 KiB line that crosses a page boundary is briefly half there, and its writer may be preempted mid-copy).
  *  Under concurrent appends that, not a torn line, is the usual reason for a missing "\n". So first an empty
- *  write(2): on Linux's local filesystems (ext4, xfs, btrfs, tmpfs) it takes the inode lock that a copy in
- *  progress holds, the lock that keeps appended lines whole, so it returns once that copy is done (measured: it
- *  waited out a 400 MiB write), and then the size shows the finished line. Sleeping instead (0.5 ms and up)
- *  cost 20–40% of a writer's time with 2–4 processes on 2 cores, because a sleeper waits for a CPU again
- *  (BENCHMARKS.md). Only if the size still stays put is the missing "\n" believed, after waits of 1/16, 1/8, …
+ *  write(2): on ext4 it takes the inode lock that a copy in progress holds, the lock that keeps appended lines
+ *  whole, so it returns once that copy is done (measured here: it waited out a 400 MiB write; tests/js/writer.test.js
+ *  checks it on the machine the tests run on), and then the size shows the finished line; other Linux filesystems
+ *  whose writes hold the inode lock behave alike. Sleeping instead (0.5 ms and up) took 16–43% of a writer's time
+ *  with 2 and 4 processes on 2 cores: a sleep, even of 1/16 ms, came back only after 1–3 ms. Only if the size still stays put is the missing "\n" believed, after waits of 1/16, 1/8, …
  *  8 ms (~16 ms, once per torn tail; the waits also cover filesystems where the empty write takes no lock). */
 const LAST_BYTE = Buffer.alloc(1);
 const NOTHING = Buffer.alloc(0);
