@@ -545,17 +545,18 @@ const ONE = new Int32Array(new SharedArrayBuffer(4));
  *  1 KiB line that crosses a page boundary is briefly half there, and its writer may be preempted mid-copy).
  *  Under concurrent appends that, not a torn line, is the usual reason for a missing "\n". So first an empty
  *  write(2): on ext4 it takes the inode lock that a copy in progress holds, the lock that keeps appended lines
- *  whole, so it returns once that copy is done (measured here: it waited out a 400 MiB write; tests/js/writer.test.js
- *  checks it on the machine the tests run on), and then the size shows the finished line; other Linux filesystems
- *  whose writes hold the inode lock behave alike. Sleeping instead (0.5 ms and up) took 16–43% of a writer's time
- *  with 2 and 4 processes on 2 cores: a sleep, even of 1/16 ms, came back only after 1–3 ms. Only if the size still stays put is the missing "\n" believed, after waits of 1/16, 1/8, …
- *  8 ms (~16 ms, once per torn tail; the waits also cover filesystems where the empty write takes no lock). */
+ *  whole, so it returns once that copy is done (measured here: it waited out a 400 MiB write;
+ *  tests/js/writer.test.js checks it on the machine the tests run on), and then the size shows the finished
+ *  line; other Linux filesystems whose writes hold the inode lock behave alike. Sleeping instead (0.5 ms and up)
+ *  took 16–43% of a writer's time with 2 and 4 processes on 2 cores: a sleep, even of 1/16 ms, came back only
+ *  after 1–3 ms. Only if the size still stays put is the missing "\n" believed, after waits of 1/16, 1/8, … 8 ms
+ *  (~16 ms, once per torn tail; the waits also cover filesystems where the empty write takes no lock). */
 const LAST_BYTE = Buffer.alloc(1);
 const NOTHING = Buffer.alloc(0);
 
 function endsClean(fs, fd, size) {
   const b = LAST_BYTE;
-  let wait = 0;
+  let wait = 1 / 16;
   for (let looks = 0; looks < 64; looks++) {
     if (size === 0) return true;
     const n = fs.readSync(fd, b, 0, 1, size - 1);
@@ -568,8 +569,8 @@ function endsClean(fs, fd, size) {
     let now = fs.fstatSync(fd).size;
     while (now === size) {
       if (wait > 8) return false; // the size stayed put and still no newline: torn by a crash
-      if (wait > 0) Atomics.wait(ONE, 0, 0, wait); // let a concurrent writer finish its copy
-      wait = wait === 0 ? 1 / 16 : wait * 2;
+      Atomics.wait(ONE, 0, 0, wait); // let a concurrent writer finish its copy
+      wait *= 2;
       now = fs.fstatSync(fd).size;
     }
     size = now;
