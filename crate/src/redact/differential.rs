@@ -8,19 +8,13 @@
 
 use super::json::simple_escapes;
 use super::scan::{KeyCache, Resume, Scanner};
+use super::tests::xorshift;
 use super::*;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 /// Log text this long before a piece makes a string that `json::walk` scans raw (see `json::RAW_FROM`).
 const LONG: usize = 4200;
-
-fn xorshift(state: &mut u32) -> u32 {
-    *state ^= *state << 13;
-    *state ^= *state >> 17;
-    *state ^= *state << 5;
-    *state
-}
 
 /// Decodes content whose escapes are all two bytes long (what the raw scan is used on).
 fn decode_simple(raw: &str) -> String {

@@ -642,6 +642,7 @@ fn borrow_seg(k: &KeySeg) -> KeySeg {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::redact::tests::xorshift;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -730,13 +731,6 @@ mod tests {
         let ch = content[i + 1..].chars().next().unwrap_or('\u{FFFD}');
         out.push(ch);
         1 + ch.len_utf8()
-    }
-
-    fn xorshift(state: &mut u32) -> u32 {
-        *state ^= *state << 13;
-        *state ^= *state >> 17;
-        *state ^= *state << 5;
-        *state
     }
 
     #[test]

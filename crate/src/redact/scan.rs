@@ -1343,6 +1343,7 @@ fn trim_pem(b: &[u8], mut s: usize, mut e: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::redact::tests::xorshift;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -1460,13 +1461,6 @@ mod tests {
         "X-Amz-Signature=",
         "SharedAccessKey=",
     ];
-
-    fn xorshift(state: &mut u32) -> u32 {
-        *state ^= *state << 13;
-        *state ^= *state >> 17;
-        *state ^= *state << 5;
-        *state
-    }
 
     /// Text of `pieces` and random words, long enough to cross several 64-byte blocks.
     fn text(state: &mut u32, pieces: usize) -> String {

@@ -5,6 +5,14 @@ use super::*;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+/// The random-test generator of the redact tests (xorshift32): reproducible runs without a dependency.
+pub(super) fn xorshift(state: &mut u32) -> u32 {
+    *state ^= *state << 13;
+    *state ^= *state >> 17;
+    *state ^= *state << 5;
+    *state
+}
+
 fn r() -> Redactor {
     Redactor::new(&RedactOptions::default()).0
 }
