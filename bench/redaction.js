@@ -14,8 +14,9 @@
 //    bench, approximating crate/src/redact/rules.rs), applied rule after rule with String.replace to the text.
 //  * the whole pipeline: `record()` of plugin/recorder.js (target, git facts, core, writer, status record on) with
 //    a 1 KiB entry, alternated with a bare `fs.appendFileSync` of a 1 KiB line, as bench/run.js does.
-// Timings are medians over rounds after warm-up (≥ 300 ms of calls per phase, see warm()): core on and off alternate within a round; the JS pass runs in its own
-// phase (its garbage would otherwise be collected inside a core measurement).
+// Timings are medians over rounds after warm-up (≥ 300 ms of calls per phase, see warm()): core on and off
+// alternate within a round; the JS pass runs in its own phase (its garbage would otherwise be collected inside a
+// core measurement).
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";

@@ -539,6 +539,8 @@ function afterNewline(data) {
 }
 
 const ONE = new Int32Array(new SharedArrayBuffer(4));
+const LAST_BYTE = Buffer.alloc(1);
+const NOTHING = Buffer.alloc(0);
 
 /** Whether the file ends in "\n" (or is empty). A read does not wait for another process's write in progress:
  *  the size can already cover part of a line whose copy is still running (Linux grows i_size page by page, so a
@@ -551,9 +553,6 @@ const ONE = new Int32Array(new SharedArrayBuffer(4));
  *  took 16–43% of a writer's time with 2 and 4 processes on 2 cores: a sleep, even of 1/16 ms, came back only
  *  after 1–3 ms. Only if the size still stays put is the missing "\n" believed, after waits of 1/16, 1/8, … 8 ms
  *  (~16 ms, once per torn tail; the waits also cover filesystems where the empty write takes no lock). */
-const LAST_BYTE = Buffer.alloc(1);
-const NOTHING = Buffer.alloc(0);
-
 function endsClean(fs, fd, size) {
   const b = LAST_BYTE;
   let wait = 1 / 16;
