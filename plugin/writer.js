@@ -9,22 +9,36 @@
 //   before), the descriptor of a regular file stays open after the append, at most MAX_KEPT = 8 of them (least
 //   recently used closed first), each closed after 1 s without an append (an unref'd timer), after any error,
 //   and at exit (O_CLOEXEC: never inherited by children). A lone append (the CLI, a hook now and then) opens
-//   and closes as before and holds nothing after it returns. Before a kept descriptor is used, a stat decides
-//   whether it is still the file to append to (validKept):
-//     - usually fstat(2) of the descriptor (no path lookup): the file must still have a link, the same type,
-//       mode and owner (a chmod or chown takes effect at once), and our rotation seals every archive it makes
-//       read-only, so a descriptor of a file another process rotated away fails this check at once;
+//   and closes as before and holds nothing after it returns. A kept descriptor is checked (validKept) in one
+//   of three ways before it is used:
+//     - within VERIFY_MS = 10 ms of its last check, and while the lines appended since stay under
+//       PENDING_MAX_BYTES = 64 KiB, by nothing but reads: one pread from where our last append left the end
+//       returns what others appended since, so it gives the size (for rotation) and the last byte (the torn-tail
+//       check), and after the write one pread of the span shows whether our line follows a fragment. No stat:
+//       on Linux 6.13+ any stat of the file makes its next write update the timestamps (journalled on ext4)
+//       while holding the inode lock every writer waits for, which cost a third of the throughput with 2–8
+//       writers (BENCHMARKS.md). Until the next check, a file deleted, rotated away, chmod'ed or chown'ed
+//       meanwhile still gets these lines: the lines appended since the last check are held (by reference), and
+//       if the check finds the file deleted (no link) they are written again to the path, before anything
+//       else; a rotated file keeps them complete in its archive, where readers find them. The check also runs
+//       when the descriptor is closed (the idle timer, closeKept(), process exit), so only a process killed
+//       within 10 ms of a deletion can lose the lines it appended in those 10 ms. Lines held when the check
+//       runs may have reached the file before it was deleted: they are written again all the same (the writer
+//       cannot tell), so a deleted file can come back with up to 10 ms of its last lines;
+//     - otherwise fstat(2) of the descriptor (no path lookup): the file must still have a link, the same type,
+//       mode and owner, and our rotation seals every archive it makes read-only, so a descriptor of a file
+//       another process rotated away fails this check; with the fstat after the write (deleted underneath?
+//       the size, for the span check) it makes the descriptor checked for the next VERIFY_MS;
 //     - an lstat(2) of the path, which must show the very (dev, inode) the descriptor was opened on, as well
-//       when the file's ctime moved since our last append while its size did not (a rename, link or attribute
+//       when the file's ctime moved since our last fstat while its size did not (a rename, link or attribute
 //       change, not another writer's append), and instead at least every PATH_CHECK_MS = 100 ms.
-//   Otherwise the descriptor is closed and the path opened afresh (O_NOFOLLOW, same flags and modes), so a file
-//   deleted, rotated away, replaced, replaced by a symlink (ELOOP), chmod'ed or chown'ed is noticed as a fresh
-//   open would notice it. The one gap: a rename by something other than our rotation (`mv`) while other
-//   processes are appending too, or on a kernel whose timestamps are too coarse to show it (Linux before 6.13,
-//   other filesystems), is seen only by the next path check: for up to PATH_CHECK_MS lines may still go to the
-//   renamed file (complete, not lost, but not at the path the status names). The inode cannot have been reused
-//   meanwhile: our open descriptor keeps it allocated. The stat also gives the size for the rotation check and
-//   the torn-tail shortcut, replacing open + fstat + close. An error on a kept descriptor before any byte was
+//   A check that fails closes the descriptor and opens the path afresh (O_NOFOLLOW, same flags and modes), so a
+//   file deleted, rotated away, replaced, replaced by a symlink (ELOOP), chmod'ed or chown'ed is noticed as a
+//   fresh open would notice it. The other gap: a rename by something other than our rotation (`mv`) while
+//   other processes are appending too, or on a kernel whose timestamps are too coarse to show it (Linux before
+//   6.13, other filesystems), is seen only by the next path check: for up to PATH_CHECK_MS lines may still go
+//   to the renamed file (complete, not lost, but not at the path the status names). The inode cannot have been
+//   reused meanwhile: our open descriptor keeps it allocated. An error on a kept descriptor before any byte was
 //   written closes it and retries once with a fresh open, so faults give the statuses a fresh open gives.
 //   The cost of keeping: while a descriptor is open its filesystem cannot be remounted read-only or
 //   unmounted (EBUSY; `umount -l` works); that lasts at most ~1 s after the last append of a burst, and
@@ -625,9 +639,17 @@ export const KEEP_OPEN_MS = 1000;
 const MAX_KEPT = 8;
 /** A kept descriptor is checked against its path (lstat) at least this often; in between, by fstat. */
 export const PATH_CHECK_MS = 100;
+/** Within a burst, a kept descriptor is checked by fstat at least this often and every PENDING_MAX_BYTES of
+ *  lines; the appends in between stat nothing (see the concurrency contract at the top). */
+export const VERIFY_MS = 10;
+/** At most this many bytes of lines are appended through a kept descriptor between two fstat checks (they are
+ *  held, by reference, to be written again should the check find the file deleted). */
+export const PENDING_MAX_BYTES = 64 * 1024;
 
 /** file → { fd, readable, dev, ino, mode, uid, gid, used, checked: when the path last showed this inode,
- *  size and ctime: the file's, right after our last append through it } */
+ *  size and ctime: the file's, as our last fstat of it showed them; end: where the file ended right after our
+ *  last append (-1: unknown), verified: when an fstat last showed it still linked, with its type, mode and
+ *  owner; pending: the lines appended since, pendingBytes their size, opts: the options they came with } */
 const kept = new Map();
 let sweepTimer = null;
 
@@ -635,7 +657,32 @@ function dropKept(fs, file) {
   const h = kept.get(file);
   if (h === undefined) return;
   kept.delete(file);
+  retire(fs, file, h);
+}
+
+/** Closes a kept descriptor that has left the map. Lines appended through it since its last fstat check are
+ *  first checked once more: if the file has been deleted meanwhile they went to an unlinked inode, and they
+ *  are written again to whatever now lives at the path (one write; a failure is noted in the status record). */
+function retire(fs, file, h) {
+  const lines = h.pending ?? [];
+  h.pending = [];
+  h.pendingBytes = 0;
+  let deleted = false;
+  if (lines.length > 0) {
+    try {
+      deleted = fs.fstatSync(h.fd).nlink === 0;
+    } catch {
+      deleted = false; // cannot tell: writing them again could duplicate them
+    }
+  }
   closeQuietly(fs, h.fd);
+  if (deleted) resend(file, lines, h.opts);
+}
+
+/** Writes again, to the path, lines that went to a file deleted underneath a burst of appends. */
+function resend(file, lines, opts) {
+  const bytes = (l) => (typeof l === "string" ? Buffer.from(l, "utf8") : l);
+  appendLine(file, lines.every((l) => typeof l === "string") ? lines.join("") : Buffer.concat(lines.map(bytes)), opts);
 }
 
 function sweep() {
@@ -644,7 +691,7 @@ function sweep() {
   for (const [file, h] of kept) {
     if (h.used <= cutoff) {
       kept.delete(file);
-      closeQuietly(nodeFs, h.fd);
+      retire(h.opts.fs ?? nodeFs, file, h);
     }
   }
   if (kept.size > 0) scheduleSweep();
@@ -666,23 +713,39 @@ export function closeKept() {
     clearTimeout(sweepTimer);
     sweepTimer = null;
   }
-  for (const file of [...kept.keys()]) dropKept(nodeFs, file);
+  // A line written again (retire) may open and keep a descriptor of the new file: round again.
+  while (kept.size > 0) {
+    for (const file of [...kept.keys()]) {
+      const h = kept.get(file);
+      if (h !== undefined) dropKept(h.opts.fs ?? nodeFs, file);
+    }
+  }
 }
 
-/** The kept descriptor for `file` and the file's stat, if it is still the file to append to; otherwise the kept
- *  descriptor is closed and null comes back. Usually one fstat(2) decides (no path lookup): the file must still
- *  have a link and the same type, mode and owner (a chmod or chown takes effect at once; an archive our rotation
- *  made is sealed read-only, which changes its mode). An lstat(2) of the path, which must show the very
- *  (dev, inode) the descriptor was opened on, decides instead when the file's ctime moved since our last
- *  append but its size did not (a rename, link or attribute change: not an append by another writer), and at
- *  least every PATH_CHECK_MS: that is how a rename by anything other than our rotation (`mv`) is seen. */
-function validKept(fs, file, nowMs) {
+/** The kept descriptor for `file` as { h, st, unchecked }, if it is still the file to append to; otherwise the
+ *  kept descriptor is retired (closed, its held lines written again if the file was deleted) and null comes
+ *  back. Within VERIFY_MS of its last check, with the held lines plus this one (`size` bytes) under
+ *  PENDING_MAX_BYTES and no rotation due (`maxBytes`), reads decide (cleanEnd): `st` then carries only the size
+ *  and identity, and `unchecked` is true. Otherwise one fstat(2) decides (no path lookup): the file must still
+ *  have a link and the same type, mode and owner (an archive our rotation made is sealed read-only, which
+ *  changes its mode). An lstat(2) of the path, which must show the very (dev, inode) the descriptor was opened
+ *  on, decides instead when the file's ctime moved since our last fstat but its size did not (a rename, link or
+ *  attribute change: not an append by another writer), and at least every PATH_CHECK_MS: that is how a rename
+ *  by anything other than our rotation (`mv`) is seen. */
+function validKept(fs, file, nowMs, size, maxBytes) {
   const h = kept.get(file);
   if (h === undefined) return null;
   // Taken out of the map while in use: the append owns it until keepOrClose() puts it back (so nothing else,
   // not even a re-entrant call through a test seam, can close it underneath).
   kept.delete(file);
-  if (nowMs - h.checked < PATH_CHECK_MS && nowMs >= h.checked) {
+  const recent = nowMs - h.checked < PATH_CHECK_MS && nowMs >= h.checked;
+  if (recent && nowMs - h.verified < VERIFY_MS && nowMs >= h.verified && h.pendingBytes + size <= PENDING_MAX_BYTES) {
+    const end = h.readable ? cleanEnd(fs, h) : -1;
+    if (end > 0 && end + size <= maxBytes) {
+      return { h, st: { size: end, ino: h.ino, dev: h.dev, isFile: yes, isDirectory: no }, unchecked: true };
+    }
+  }
+  if (recent) {
     let cur = null;
     try {
       cur = fs.fstatSync(h.fd);
@@ -690,10 +753,10 @@ function validKept(fs, file, nowMs) {
       cur = null;
     }
     if (!sameKept(cur, h)) {
-      closeQuietly(fs, h.fd);
+      retire(fs, file, h);
       return null;
     }
-    if (cur.ctimeMs === h.ctime || cur.size !== h.size) return { h, st: cur };
+    if (cur.ctimeMs === h.ctime || cur.size !== h.size) return { h, st: cur, unchecked: false };
   }
   let cur = null;
   try {
@@ -702,11 +765,54 @@ function validKept(fs, file, nowMs) {
     cur = null; // gone (deleted or rotated away) or unreachable: a fresh open says what is wrong
   }
   if (!sameKept(cur, h)) {
-    closeQuietly(fs, h.fd);
+    retire(fs, file, h);
     return null;
   }
   h.checked = nowMs;
-  return { h, st: cur };
+  return { h, st: cur, unchecked: false };
+}
+
+const yes = () => true;
+const no = () => false;
+
+/** Where the kept descriptor's file ends, read rather than stat'ed: one pread from the end our last append
+ *  left, which returns what others appended since. The end if the file still ends in "\n" and grew by less
+ *  than the read; otherwise -1 (shrunk, grown a lot, or a copy in progress or a torn tail: the fstat path
+ *  decides). */
+function cleanEnd(fs, h) {
+  if (h.end <= 0) return -1;
+  try {
+    for (let looks = 0; ; looks++) {
+      const n = fs.readSync(h.fd, tailBuf, 0, tailBuf.length, h.end - 1);
+      if (n <= 0 || n === tailBuf.length) return -1;
+      if (tailBuf[n - 1] === 0x0a) return h.end - 1 + n;
+      if (looks === 1) return -1;
+      fs.writeSync(h.fd, NOTHING, 0, 0); // waits for a copy in progress (see endsClean), then one more look
+    }
+  } catch {
+    return -1; // the fstat path meets the error again and reports it
+  }
+}
+
+/** Scratch for cleanEnd and spanAfter. What others appended between two of our appends, and our line with
+ *  what others appended around it, usually fit; when not, the fstat path takes over. */
+const tailBuf = Buffer.allocUnsafe(16 * 1024);
+
+/** After our write of `out` (`outSize` bytes) to a file that ended in "\n" at `start` (no fstat before it): one
+ *  pread from the byte before `start` to the end. Returns { end, glued }: where the file ends now, and whether
+ *  our line landed right after bytes that do not end a line (another writer's fragment); end is -1 when more
+ *  was appended than one read takes (then the fstat path decides). */
+function spanAfter(fs, fd, start, out, outSize) {
+  let n;
+  try {
+    n = fs.readSync(fd, tailBuf, 0, tailBuf.length, start - 1);
+  } catch {
+    n = -1;
+  }
+  if (n <= 0 || n === tailBuf.length) return { end: -1, glued: false };
+  if (n === outSize + 1) return { end: start + outSize, glued: false }; // nobody else appended
+  const at = tailBuf.subarray(0, n).indexOf(out);
+  return { end: start - 1 + n, glued: at > 0 && tailBuf[at - 1] !== 0x0a };
 }
 
 /** Whether a stat shows the kept descriptor's file: linked, same (dev, inode), type, mode and owner. */
@@ -724,12 +830,18 @@ function sameKept(st, h) {
 
 /** After a successful append through `h`: keep it if this is a burst (our previous append to this file was
  *  under KEEP_OPEN_MS ago), else close it. Returns whether it was kept. */
+let exitHooked = false;
+
 function keepOrClose(fs, file, h, burst, nowMs) {
   if (!burst) {
-    closeQuietly(fs, h.fd);
+    retire(fs, file, h);
     return false;
   }
   h.used = nowMs;
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once("exit", closeKept); // lines since the last check are checked once more (retire)
+  }
   dropKept(fs, file); // one kept descriptor per file (another could only come from a re-entrant call)
   if (kept.size >= MAX_KEPT) dropKept(fs, kept.keys().next().value); // least recently used
   kept.set(file, h);
@@ -741,7 +853,24 @@ function keepOrClose(fs, file, h, burst, nowMs) {
  *  and keepOrClose track it: checked against its path at `nowMs`; size and ctime unknown until the first append. */
 function handleOf(o, st, nowMs) {
   const { dev, ino, mode, uid, gid } = st;
-  return { fd: o.fd, readable: o.readable, dev, ino, mode, uid, gid, used: 0, checked: nowMs, size: -1, ctime: -1 };
+  return {
+    fd: o.fd,
+    readable: o.readable,
+    dev,
+    ino,
+    mode,
+    uid,
+    gid,
+    used: 0,
+    checked: nowMs,
+    size: -1,
+    ctime: -1,
+    end: -1,
+    verified: -1,
+    pending: [],
+    pendingBytes: 0,
+    opts: {},
+  };
 }
 
 function appendInner(fs, file, line, options, now, warnings) {
@@ -763,11 +892,14 @@ function appendInner(fs, file, line, options, now, warnings) {
   const burst = mine !== undefined && t0 - mine.at < KEEP_OPEN_MS;
 
   for (let attempt = 0; ; attempt++) {
-    // A kept descriptor, validated by one lstat of the path, or a fresh open (then fstat: the inode we got).
+    // A kept descriptor (validKept says how it was checked), or a fresh open (then fstat: the inode we got).
     let h = null;
     let st;
-    const k = kept.size > 0 ? validKept(fs, file, t0) : null;
+    const k = kept.size > 0 ? validKept(fs, file, t0, size, maxBytes) : null;
     const fromCache = k !== null;
+    // No fstat before this append (a kept descriptor checked under VERIFY_MS ago): the end and its "\n" were
+    // read instead, and the fstat after the write is skipped too.
+    const unchecked = fromCache && k.unchecked;
     if (fromCache) {
       h = k.h;
       st = k.st;
@@ -809,8 +941,9 @@ function appendInner(fs, file, line, options, now, warnings) {
       const readable = h.readable;
       let out = data;
       let outSize = size;
-      // Skip reading the last byte when this process wrote it: same inode, and the size it left behind.
-      const known = mine !== undefined && mine.ino === st.ino && mine.dev === st.dev && mine.end === st.size;
+      // Skip reading the last byte when this process wrote it (same inode, and the size it left behind) or when
+      // cleanEnd just read it.
+      const known = unchecked || (mine !== undefined && mine.ino === st.ino && mine.dev === st.dev && mine.end === st.size);
       if (readable && st.isFile() && st.size > 0 && !known && !endsClean(fs, fd, st.size)) {
         out = afterNewline(data); // a torn line from a crash ends here; start on a fresh line
         outSize = size + 1;
@@ -832,7 +965,21 @@ function appendInner(fs, file, line, options, now, warnings) {
       }
       wrote = true;
       let end = -1;
-      if (st.isFile()) {
+      const span = unchecked ? spanAfter(fs, fd, st.size, out, outSize) : null;
+      if (span !== null && span.end > 0) {
+        end = st.size + outSize;
+        if (span.glued) {
+          const clean = endsClean(fs, fd, fs.fstatSync(fd).size);
+          writeAll(fs, fd, clean ? data : afterNewline(data), clean ? size : size + 1);
+          warnings.push("another writer's torn line ended just before ours; wrote the line again on a fresh line");
+          end = -1;
+        }
+        if (sync) fs.fdatasyncSync(fd);
+        h.end = end === -1 ? -1 : span.end;
+        h.pending.push(data);
+        h.pendingBytes += size;
+        h.opts = options;
+      } else if (st.isFile()) {
         const after = fs.fstatSync(fd);
         if (after.nlink === 0 && attempt === 0) {
           // Deleted underneath (between our lstat or open and our write): the line went to an orphaned inode.
@@ -858,6 +1005,13 @@ function appendInner(fs, file, line, options, now, warnings) {
         if (sync) fs.fdatasyncSync(fd);
         h.size = after.size;
         h.ctime = after.ctimeMs;
+        // The fstats before and after the write showed the file linked, same inode, type, mode and owner: the
+        // lines appended through it so far are where they belong.
+        h.end = end === -1 ? -1 : after.size;
+        h.verified = t0;
+        h.pending = [];
+        h.pendingBytes = 0;
+        h.opts = options;
       }
       if (lastEnds.size >= 64 && !lastEnds.has(file)) lastEnds.clear();
       lastEnds.set(file, { ino: st.ino, dev: st.dev, end, at: t0 });
@@ -870,7 +1024,7 @@ function appendInner(fs, file, line, options, now, warnings) {
       // retried once with a fresh open, so a fault reports what a fresh open and write report.
       if (open) {
         open = false;
-        closeQuietly(fs, h.fd);
+        retire(fs, file, h);
       }
       if (fromCache && !wrote && !retried) {
         retried = true;
