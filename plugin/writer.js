@@ -16,8 +16,9 @@
 //       returns what others appended since, so it gives the size (for rotation) and the last byte (the torn-tail
 //       check), and after the write one pread of the span shows whether our line follows a fragment. No stat:
 //       on Linux 6.13+ any stat of the file makes its next write update the timestamps (journalled on ext4)
-//       while holding the inode lock every writer waits for, which cost a third of the throughput with 2–8
-//       writers (BENCHMARKS.md). Until the next check, a file deleted, rotated away, chmod'ed or chown'ed
+//       while holding the inode lock every writer waits for; with an fstat before and after every append,
+//       2–8 processes appended at up to 2.2× the time per line of bare appends, without them at up to 1.8×
+//       (BENCHMARKS.md). Until the next check, a file deleted, rotated away, chmod'ed or chown'ed
 //       meanwhile still gets these lines: the lines appended since the last check are held (by reference), and
 //       if the check finds the file deleted (no link) they are written again to the path, before anything
 //       else; a rotated file keeps them complete in its archive, where readers find them. The check also runs
@@ -172,9 +173,15 @@ export function segments(file, { fs = nodeFs } = {}) {
 export function statusPath(options = {}) {
   if (typeof options.statusFile === "string") return options.statusFile;
   const env = envOf(options);
+  if (env === statusFor.env) return statusFor.path;
   const base = env.XDG_STATE_HOME || path.join(env.HOME || os.homedir(), ".local", "state");
-  return path.join(base, "opencode-recordings", "status.json");
+  const p = path.join(base, "opencode-recordings", "status.json");
+  // Remembered for the process's frozen snapshot of process.env (paths.js envOf), which cannot change.
+  if (Object.isFrozen(env)) statusFor = { env, path: p };
+  return p;
 }
+
+let statusFor = { env: null, path: "" };
 
 function fallbackStatusPath() {
   let uid = "user";
@@ -186,7 +193,7 @@ function fallbackStatusPath() {
   return path.join(os.tmpdir(), `opencode-recordings-${uid}`, "status.json");
 }
 
-const lastStatusWrite = new Map(); // status path + target → ms of our last success note
+const lastStatusWrite = new Map(); // status path → target → ms of our last success note
 
 /** Reads the status record ({ targets: { <file>: { lastSuccess, lastFailure, lastReason, misses } } }).
  *  Returns null when absent or unreadable. Never throws. */
@@ -257,21 +264,26 @@ export function noteStatus(target, ok, reason, options = {}) {
   const fs = options.fs ?? nodeFs;
   const nowMs = (options.now ?? Date.now)();
   const p = statusPath(options);
-  const key = p + "\0" + target;
+  let notes = lastStatusWrite.get(p);
+  if (notes === undefined) {
+    if (lastStatusWrite.size >= 64) lastStatusWrite.clear();
+    notes = new Map();
+    lastStatusWrite.set(p, notes);
+  }
   if (ok) {
-    const last = lastStatusWrite.get(key);
+    const last = notes.get(target);
     if (last !== undefined && nowMs - last < STATUS_SUCCESS_EVERY_MS) return;
     if (last === undefined && recentSuccessOnRecord(fs, p, target, nowMs)) {
       // Another process (e.g. the previous `record` run) noted a success moments ago: a read, not a rewrite.
-      lastStatusWrite.set(key, nowMs);
+      notes.set(target, nowMs);
       return;
     }
   }
   for (const where of [p, fallbackStatusPath()]) {
     try {
       writeStatusAt(fs, where, target, ok, reason, nowMs);
-      if (ok) lastStatusWrite.set(key, nowMs);
-      else lastStatusWrite.delete(key);
+      if (ok) notes.set(target, nowMs);
+      else notes.delete(target);
       return;
     } catch {
       // try the fallback, then give up silently: the status record must never break recording
