@@ -366,7 +366,7 @@ async function main() {
     md.push(`Target (issue 5): appends within 2× the bare appends without sync. This machine has ${os.cpus().length} cores: beyond that, processes share CPUs.`);
     md.push("Before the writer stopped stat'ing within a burst (an fstat before and after every append), the same bench read");
     md.push("1.34 / 1.95 / 1.65 / 2.16× (Node) and 1.28 / 1.71 / 1.70 / 2.23× (Bun) for P = 1 / 2 / 4 / 8 without sync (2026-11-29,");
-    md.push("the run before this one in git history).", "");
+    md.push("BENCHMARKS.md as of commit 816edd5).", "");
   }
 
   // 6. rotation
