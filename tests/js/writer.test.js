@@ -264,33 +264,60 @@ test("quarantine sibling names", () => {
 });
 
 test("a line that lands right after another writer's torn fragment is written again on a fresh line", () => {
-  for (const [intruder, glued] of [
-    ['{"ts":"torn-by-a-kill', true], // a fragment: ours is glued to it
-    ['{"other":"complete"}\n', false], // a complete line: nothing to repair
-  ]) {
-    const f = path.join(tmpdir(), "r.jsonl");
-    fs.writeFileSync(f, '{"first":1}\n');
-    let once = true;
-    const seam = fsWith({
-      writeSync: (fd, ...rest) => {
-        if (once) {
-          once = false;
-          fs.appendFileSync(f, intruder); // after our tail check, before our write
-        }
-        return fs.writeSync(fd, ...rest);
-      },
-    });
-    const line = '{"ts":"2026-01-01T00:00:00.000Z","eid":"0123456789abc","n":2}\n';
-    const r = appendLine(f, line, { ...quiet, fs: seam });
-    assert.equal(r.ok, true);
-    if (glued) {
-      assert.match(r.warnings.join(), /torn line ended just before ours/);
-      assert.deepEqual(lines(f), ['{"first":1}', '{"ts":"torn-by-a-kill' + line.trimEnd(), line.trimEnd()]);
-    } else {
-      assert.equal(r.warnings, undefined);
-      assert.deepEqual(lines(f), ['{"first":1}', '{"other":"complete"}', line.trimEnd()]);
+  // A lone append (fstat before and after), and one in a burst (a kept descriptor checked by reads alone).
+  for (const burst of [false, true]) {
+    for (const [intruder, glued] of [
+      ['{"ts":"torn-by-a-kill', true], // a fragment: ours is glued to it
+      ['{"other":"complete"}\n', false], // a complete line: nothing to repair
+    ]) {
+      const f = path.join(tmpdir(), "r.jsonl");
+      fs.writeFileSync(f, '{"first":1}\n');
+      const before = burst ? ['{"warm":1}', '{"warm":2}'] : [];
+      for (const w of before) appendLine(f, w + "\n", quiet);
+      let once = true;
+      let fstats = 0;
+      const seam = fsWith({
+        writeSync: (fd, ...rest) => {
+          if (once) {
+            once = false;
+            fs.appendFileSync(f, intruder); // after our tail check, before our write
+          }
+          return fs.writeSync(fd, ...rest);
+        },
+        fstatSync: (...a) => {
+          fstats++;
+          return fs.fstatSync(...a);
+        },
+      });
+      const line = '{"ts":"2026-01-01T00:00:00.000Z","eid":"0123456789abc","n":2}\n';
+      const r = appendLine(f, line, { ...quiet, fs: seam });
+      assert.equal(r.ok, true);
+      if (glued) {
+        assert.match(r.warnings.join(), /torn line ended just before ours/);
+        assert.deepEqual(lines(f), ['{"first":1}', ...before, '{"ts":"torn-by-a-kill' + line.trimEnd(), line.trimEnd()]);
+      } else {
+        assert.equal(r.warnings, undefined);
+        assert.deepEqual(lines(f), ['{"first":1}', ...before, '{"other":"complete"}', line.trimEnd()]);
+        if (burst) assert.equal(fstats, 0, "a burst's append checked by reads, not fstat");
+      }
+      closeKept();
     }
   }
+});
+
+test("in a burst, a torn tail left since our last append still starts our line on a fresh line", () => {
+  const f = path.join(tmpdir(), "r.jsonl");
+  appendLine(f, '{"n":1}\n', quiet);
+  appendLine(f, '{"n":2}\n', quiet); // kept
+  appendLine(f, '{"n":3}\n', quiet); // checked by reads
+  fs.appendFileSync(f, '{"torn":'); // another writer, killed mid-line
+  const r = appendLine(f, '{"n":4}\n', quiet);
+  assert.equal(r.ok, true);
+  assert.match(r.warnings.join(), /torn line/);
+  assert.deepEqual(lines(f), ['{"n":1}', '{"n":2}', '{"n":3}', '{"torn":', '{"n":4}']);
+  assert.equal(appendLine(f, '{"n":5}\n', quiet).warnings, undefined);
+  assert.equal(lines(f).at(-1), '{"n":5}');
+  closeKept();
 });
 
 // ---------------------------------------------------------------------------------------------------------
