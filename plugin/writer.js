@@ -559,6 +559,15 @@ function writeSome(fs, fd, data, off, written) {
   return n;
 }
 
+/** Writes `data` (`size` bytes) again after our copy landed right behind another writer's fragment: on a fresh
+ *  line unless the file now ends clean. Returns the bytes written. */
+function writeAgain(fs, fd, data, size, warnings) {
+  const clean = endsClean(fs, fd, fs.fstatSync(fd).size);
+  writeAll(fs, fd, clean ? data : afterNewline(data), clean ? size : size + 1);
+  warnings.push("another writer's torn line ended just before ours; wrote the line again on a fresh line");
+  return clean ? size : size + 1;
+}
+
 /** `data` (string or bytes) on a fresh line: "\n" first. */
 function afterNewline(data) {
   return typeof data === "string" ? "\n" + data : Buffer.concat([NL, data]);
@@ -674,8 +683,9 @@ function dropKept(fs, file) {
 
 /** Closes a kept descriptor that has left the map. Lines appended through it since its last fstat check are
  *  first checked once more: if the file has been deleted meanwhile they went to an unlinked inode, and they
- *  are written again to whatever now lives at the path (one write; a failure is noted in the status record). */
-function retire(fs, file, h) {
+ *  are written again to whatever now lives at the path (one write; a failure is noted in the status record).
+ *  `warnings`, when an append is in progress, gets a word on it. */
+function retire(fs, file, h, warnings) {
   const lines = h.pending ?? [];
   h.pending = [];
   h.pendingBytes = 0;
@@ -688,13 +698,15 @@ function retire(fs, file, h) {
     }
   }
   closeQuietly(fs, h.fd);
-  if (deleted) resend(file, lines, h.opts);
-}
-
-/** Writes again, to the path, lines that went to a file deleted underneath a burst of appends. */
-function resend(file, lines, opts) {
+  if (!deleted) return;
   const bytes = (l) => (typeof l === "string" ? Buffer.from(l, "utf8") : l);
-  appendLine(file, lines.every((l) => typeof l === "string") ? lines.join("") : Buffer.concat(lines.map(bytes)), opts);
+  const joined = lines.every((l) => typeof l === "string") ? lines.join("") : Buffer.concat(lines.map(bytes));
+  const r = appendLine(file, joined, h.opts);
+  warnings?.push(
+    r.ok
+      ? `the file was deleted during a burst of appends; wrote the ${lines.length} line(s) appended since the last check again to a new file`
+      : `the file was deleted during a burst of appends; the ${lines.length} line(s) appended since the last check could not be written again: ${r.reason}`,
+  );
 }
 
 function sweep() {
@@ -744,7 +756,7 @@ export function closeKept() {
  *  on, decides instead when the file's ctime moved since our last fstat but its size did not (a rename, link or
  *  attribute change: not an append by another writer), and at least every PATH_CHECK_MS: that is how a rename
  *  by anything other than our rotation (`mv`) is seen. */
-function validKept(fs, file, nowMs, size, maxBytes) {
+function validKept(fs, file, nowMs, size, maxBytes, warnings) {
   const h = kept.get(file);
   if (h === undefined) return null;
   // Taken out of the map while in use: the append owns it until keepOrClose() puts it back (so nothing else,
@@ -765,10 +777,10 @@ function validKept(fs, file, nowMs, size, maxBytes) {
       cur = null;
     }
     if (!sameKept(cur, h)) {
-      retire(fs, file, h);
+      retire(fs, file, h, warnings);
       return null;
     }
-    if (cur.ctimeMs === h.ctime || cur.size !== h.size) return { h, st: cur, unchecked: false };
+    if (cur.ctimeMs === h.ctime || cur.size !== h.size) return { h: linked(h), st: cur, unchecked: false };
   }
   let cur = null;
   try {
@@ -777,11 +789,18 @@ function validKept(fs, file, nowMs, size, maxBytes) {
     cur = null; // gone (deleted or rotated away) or unreachable: a fresh open says what is wrong
   }
   if (!sameKept(cur, h)) {
-    retire(fs, file, h);
+    retire(fs, file, h, warnings);
     return null;
   }
   h.checked = nowMs;
-  return { h, st: cur, unchecked: false };
+  return { h: linked(h), st: cur, unchecked: false };
+}
+
+/** A stat just showed the kept file linked: the lines held since the last check are where they belong. */
+function linked(h) {
+  h.pending = [];
+  h.pendingBytes = 0;
+  return h;
 }
 
 const yes = () => true;
@@ -840,10 +859,10 @@ function sameKept(st, h) {
   );
 }
 
-/** After a successful append through `h`: keep it if this is a burst (our previous append to this file was
- *  under KEEP_OPEN_MS ago), else close it. Returns whether it was kept. */
 let exitHooked = false;
 
+/** After a successful append through `h`: keep it if this is a burst (our previous append to this file was
+ *  under KEEP_OPEN_MS ago), else close it. Returns whether it was kept. */
 function keepOrClose(fs, file, h, burst, nowMs) {
   if (!burst) {
     retire(fs, file, h);
@@ -907,7 +926,7 @@ function appendInner(fs, file, line, options, now, warnings) {
     // A kept descriptor (validKept says how it was checked), or a fresh open (then fstat: the inode we got).
     let h = null;
     let st;
-    const k = kept.size > 0 ? validKept(fs, file, t0, size, maxBytes) : null;
+    const k = kept.size > 0 ? validKept(fs, file, t0, size, maxBytes, warnings) : null;
     const fromCache = k !== null;
     // No fstat before this append (a kept descriptor checked under VERIFY_MS ago): the end and its "\n" were
     // read instead, and the fstat after the write is skipped too.
@@ -979,11 +998,10 @@ function appendInner(fs, file, line, options, now, warnings) {
       let end = -1;
       const span = unchecked ? spanAfter(fs, fd, st.size, out, outSize) : null;
       if (span !== null && span.end > 0) {
+        // Checked by reads: held until the next fstat check, in case the file turns out deleted.
         end = st.size + outSize;
         if (span.glued) {
-          const clean = endsClean(fs, fd, fs.fstatSync(fd).size);
-          writeAll(fs, fd, clean ? data : afterNewline(data), clean ? size : size + 1);
-          warnings.push("another writer's torn line ended just before ours; wrote the line again on a fresh line");
+          outSize = writeAgain(fs, fd, data, size, warnings); // as below
           end = -1;
         }
         if (sync) fs.fdatasyncSync(fd);
@@ -999,7 +1017,7 @@ function appendInner(fs, file, line, options, now, warnings) {
           // complete in the archive, where readers find it.)
           warnings.push("the file was deleted during the append; wrote the line again to a new file");
           open = false;
-          closeQuietly(fs, fd);
+          retire(fs, file, h, warnings); // lines held since the last check went there too
           continue;
         }
         end = st.size + outSize;
@@ -1007,22 +1025,18 @@ function appendInner(fs, file, line, options, now, warnings) {
           // Between our tail check and our write, another writer's line was cut short (killed mid-copy, disk
           // full) and ours landed right after its fragment. Write ours again, on a fresh line; the glued copy
           // stays behind a fragment, where a reader sees one damaged line.
-          const clean = endsClean(fs, fd, fs.fstatSync(fd).size);
-          out = clean ? data : afterNewline(data);
-          outSize = clean ? size : size + 1;
-          writeAll(fs, fd, out, outSize);
-          warnings.push("another writer's torn line ended just before ours; wrote the line again on a fresh line");
+          outSize = writeAgain(fs, fd, data, size, warnings);
           end = -1;
         }
         if (sync) fs.fdatasyncSync(fd);
         h.size = after.size;
         h.ctime = after.ctimeMs;
-        // The fstats before and after the write showed the file linked, same inode, type, mode and owner: the
-        // lines appended through it so far are where they belong.
         h.end = end === -1 ? -1 : after.size;
-        h.verified = t0;
-        h.pending = [];
-        h.pendingBytes = 0;
+        // The fstat after the write shows the file linked: the lines appended through it so far are where they
+        // belong. With the fstat or open before it (type, mode and owner), the descriptor is checked for the
+        // next VERIFY_MS; after a check by reads (whose span read fell short) it is not.
+        linked(h);
+        if (!unchecked) h.verified = t0;
         h.opts = options;
       }
       if (lastEnds.size >= 64 && !lastEnds.has(file)) lastEnds.clear();
