@@ -358,13 +358,18 @@ test("a lone append holds no descriptor; a burst keeps one, and closeKept() rele
   assert.deepEqual(lines(f).map((l) => JSON.parse(l).n), [1, 2, 3, 4, 5]);
 });
 
-test("a kept descriptor is closed after a quiet second (unref'd timer)", async (t) => {
+test("a kept descriptor is closed after a quiet second (unref'd timer), its held lines checked first", async (t) => {
   const f = path.join(tmpdir(), "r.jsonl");
   appendLine(f, "{}\n", quiet);
   appendLine(f, "{}\n", quiet);
-  if (openFdsTo(f) === null) return t.skip("no /proc/self/fd");
-  assert.equal(openFdsTo(f), 1);
+  // deleted, then one more line through the kept descriptor (checked by reads): the timer's check finds the
+  // deletion and writes the line again to the path
+  fs.unlinkSync(f);
+  assert.equal(appendLine(f, '{"last":1}\n', quiet).ok, true);
+  if (openFdsTo(f) !== null) assert.equal(openFdsTo(f), 1);
   await new Promise((r) => setTimeout(r, KEEP_OPEN_MS * 2 + 200));
+  assert.deepEqual(lines(f).at(-1), '{"last":1}');
+  if (openFdsTo(f) === null) return t.skip("no /proc/self/fd");
   assert.equal(openFdsTo(f), 0);
 });
 
