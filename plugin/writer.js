@@ -807,9 +807,9 @@ const yes = () => true;
 const no = () => false;
 
 /** Where the kept descriptor's file ends, read rather than stat'ed: one pread from the end our last append
- *  left, which returns what others appended since. The end if the file still ends in "\n" and grew by less
- *  than the read; otherwise -1 (shrunk, grown a lot, or a copy in progress or a torn tail: the fstat path
- *  decides). */
+ *  left, which returns what others appended since. The end if the file ends in "\n" and grew by less than the
+ *  read; a last byte that is not "\n" gets one more look after an empty write (it waits for a copy in progress,
+ *  see endsClean). Otherwise -1, and the fstat path decides: shrunk, grown a lot, or a tail still torn. */
 function cleanEnd(fs, h) {
   if (h.end <= 0) return -1;
   try {
