@@ -207,13 +207,16 @@ test("a compaction is recorded once as session.compacted", async () => {
 test("two opencode runs record into one file at once", async () => {
   const pkg = { name: "widget", private: true, scripts: { test: "echo FAIL; exit 2" } };
   const { dirs, file } = sandbox({ files: { "package.json": JSON.stringify(pkg) } });
-  warmUp(dirs, ENV); // parallel first starts race on creating the database
+  // One project and one recordings file, but each run its own opencode database (XDG_DATA_HOME): two runs
+  // sharing one SQLite database failed here with opencode's own "database is locked", even after a warm-up.
+  const envs = [ENV, { ...ENV, XDG_DATA_HOME: path.join(dirs.root, "data-two") }];
+  for (const env of envs) warmUp(dirs, env);
   mock.script = turns([
     { tool: "record", args: { entry: '{"step":1}' } },
     { tool: "bash", args: { command: "npm test", description: "tests" } },
     { tool: "record", args: { entry: "second entry, plain" } },
   ]);
-  const runs = await Promise.all([runOpencode(dirs, "one", { env: ENV }), runOpencode(dirs, "two", { env: ENV })]);
+  const runs = await Promise.all([runOpencode(dirs, "one", { env: envs[0] }), runOpencode(dirs, "two", { env: envs[1] })]);
   for (const r of runs) assert.equal(r.code, 0, r.stderr.slice(-2000));
   assert.notEqual(runs[0].sessionID, runs[1].sessionID);
   const lines = entries(file);
