@@ -522,9 +522,15 @@ function gluedIn(fs, fd, start, region, line) {
     if (n <= 0) break;
     got += n;
   }
-  const at = region.subarray(0, got).indexOf(line);
-  if (at <= 0) return false; // not found (cannot happen for a line carrying a unique eid): nothing to repair
-  return region[at - 1] !== 0x0a;
+  return followsFragment(region.subarray(0, got), line);
+}
+
+/** Whether `line`, looked for in `region` (bytes read back from the file), follows a byte that is not "\n": it
+ *  was glued to another writer's fragment. Not found (cannot happen for a line carrying a unique eid), or at the
+ *  region's start: nothing to repair. */
+function followsFragment(region, line) {
+  const at = region.indexOf(line);
+  return at > 0 && region[at - 1] !== 0x0a;
 }
 
 /** Writes all of `data` (a string, `size` bytes in UTF-8, or bytes), continuing after short writes. A string goes
@@ -842,8 +848,7 @@ function spanAfter(fs, fd, start, out, outSize) {
   }
   if (n <= 0 || n === tailBuf.length) return { end: -1, glued: false };
   if (n === outSize + 1) return { end: start + outSize, glued: false }; // nobody else appended
-  const at = tailBuf.subarray(0, n).indexOf(out);
-  return { end: start - 1 + n, glued: at > 0 && tailBuf[at - 1] !== 0x0a };
+  return { end: start - 1 + n, glued: followsFragment(tailBuf.subarray(0, n), out) };
 }
 
 /** Whether a stat shows the kept descriptor's file: linked, same (dev, inode), type, mode and owner. */
