@@ -222,24 +222,40 @@ fn push_marker(out: &mut String, rule: Rule) {
     out.push(']');
 }
 
-/// Hits merged by (path, rule), in order of first occurrence.
+/// Hits merged by (path, rule), in order of first occurrence. An entry has a few (a path per redacted field, a rule
+/// or two per path), which a linear search finds faster than hashing the path; past `LINEAR` of them (a large
+/// document with a secret in each of many fields) an index takes over, so merging stays linear in the hits.
 #[derive(Default)]
 struct Hits {
-    list: Vec<Hit>,
+    list: Vec<(Rule, Hit)>,
     index: HashMap<(String, Rule), usize>,
 }
 
+const LINEAR: usize = 16;
+
 impl Hits {
     fn add(&mut self, path: &str, rule: Rule) {
-        if let Some(&i) = self.index.get(&(path.to_string(), rule)) {
-            self.list[i].count += 1;
+        let found = if self.list.len() <= LINEAR {
+            self.list.iter().position(|(r, h)| *r == rule && h.path == path)
+        } else {
+            if self.index.is_empty() {
+                for (i, (r, h)) in self.list.iter().enumerate() {
+                    self.index.insert((h.path.clone(), *r), i);
+                }
+            }
+            self.index.get(&(path.to_string(), rule)).copied()
+        };
+        if let Some(i) = found {
+            self.list[i].1.count += 1;
             return;
         }
-        self.index.insert((path.to_string(), rule), self.list.len());
-        self.list.push(Hit { path: path.to_string(), rule: rule.id().into_owned(), count: 1 });
+        if !self.index.is_empty() {
+            self.index.insert((path.to_string(), rule), self.list.len());
+        }
+        self.list.push((rule, Hit { path: path.to_string(), rule: rule.id().into_owned(), count: 1 }));
     }
     fn into_vec(self) -> Vec<Hit> {
-        self.list
+        self.list.into_iter().map(|(_, h)| h).collect()
     }
 }
 

@@ -141,6 +141,33 @@ fn json_values() {
 }
 
 #[test]
+fn hits_merge_by_path_and_rule_in_order_of_first_occurrence() {
+    // More distinct (path, rule) pairs than the linear search holds, revisited out of order.
+    let fields: Vec<String> =
+        (0..40).map(|i| format!(r#""f{i}":"password=hunter{i}x token=k9Xq2Lm7vPz{i}""#)).collect();
+    let doc = format!("{{{},{}}}", fields.join(","), fields[..5].join(",").replace("\"f", "\"g"));
+    let (_, hits) = r().redact_json(&format!(r#"{{"a":{doc},"b":{doc}}}"#)).unwrap();
+    assert_eq!(hits.len(), 2 * 45);
+    assert_eq!(hits[0], Hit { path: "$.a.f0".into(), rule: "secret-assignment".into(), count: 2 });
+    assert_eq!(hits[45].path, "$.b.f0");
+    assert!(hits.iter().all(|h| h.count == 2 && h.rule == "secret-assignment"), "{hits:?}");
+    let mut paths: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
+    paths.dedup();
+    assert_eq!(paths.len(), 90);
+
+    let mut merged = Hits::default();
+    for round in 0..3 {
+        for i in 0..30 {
+            merged.add(&format!("$.k{}", i % 20), if i < 20 { Rule::Jwt } else { Rule::NpmToken });
+        }
+        assert_eq!(merged.list.len(), 30, "round {round}");
+    }
+    let v = merged.into_vec();
+    assert_eq!((v[0].path.as_str(), v[0].rule.as_str(), v[0].count), ("$.k0", "jwt", 3));
+    assert_eq!((v[29].path.as_str(), v[29].rule.as_str(), v[29].count), ("$.k9", "npm-token", 3));
+}
+
+#[test]
 fn deep_nesting_does_not_overflow() {
     let depth = 100_000;
     let mut s = "[".repeat(depth);
