@@ -383,24 +383,29 @@ function section(results) {
   const big = node.cases.find((c) => c.size > 1024 && c.kind === "secrets" && c.shape === "json");
   const bigClean = node.cases.find((c) => c.size > 1024 && c.kind === "clean" && c.shape === "json");
   const minRatioOf = (r) => Math.min(...r.cases.filter((c) => c.size > 1024 && c.shape === "json").map((c) => c.mbpsRedact / c.mbpsJs));
-  const minRatio = minRatioOf(node);
-  const pipe = node.pipeline.clean.ratio;
-  L.push("Targets (issue 4), Node, 1 MiB JSON entry:");
+  const verdict = (ok) => (ok ? "met" : "**not met**");
+  L.push("Targets (issue 4), 1 MiB JSON entry unless said otherwise, each runtime judged on its own:");
   L.push(
-    `- ≥ 200 MB/s (redaction alone): ${f1(bigClean.mbpsRedact)} (clean) / ${f1(big.mbpsRedact)} (secrets) MB/s; the whole core call with ` +
+    `- ≥ 200 MB/s in Node (redaction alone): ${f1(bigClean.mbpsRedact)} (clean) / ${f1(big.mbpsRedact)} (secrets) MB/s; the whole core call with ` +
       `redaction on ${f1(bigClean.mbpsOn)} / ${f1(big.mbpsOn)} MB/s — ${Math.min(bigClean.mbpsRedact, big.mbpsRedact) >= 200 ? "met for redaction alone" : "**not met**"}${Math.min(bigClean.mbpsOn, big.mbpsOn) >= 200 ? "" : " (not by the whole call)"}.`,
   );
   L.push(
-    `- ≥ 10× the JS RegExp baseline (redaction alone ÷ JS): lowest ratio on 1 MiB ${minRatio.toFixed(1)}× in Node ` +
-      `(${results.slice(1).map((r) => `${minRatioOf(r).toFixed(1)}× in ${r.runtime}`).join(", ") || "no Bun run"}) — ${minRatio >= 10 ? "met" : "**not met**"}.`,
+    `- ≥ 10× the JS RegExp baseline (redaction alone ÷ JS, lowest of clean and secrets): ` +
+      results.map((r) => `${minRatioOf(r).toFixed(1)}× in ${r.runtime} — ${verdict(minRatioOf(r) >= 10)}`).join("; ") + ".",
   );
-  L.push(`- 1 KiB entry through the whole pipeline within 3× a bare append: ${pipe.toFixed(2)}× in Node — ${pipe <= 3 ? "met" : "**not met**"}.`);
+  L.push(
+    `- 1 KiB entry through the whole pipeline within 3× a bare append (clean / with secrets): ` +
+      results
+        .map((r) => `${r.pipeline.clean.ratio.toFixed(2)}× / ${r.pipeline.secret.ratio.toFixed(2)}× in ${r.runtime} — ${r.pipeline.clean.ratio <= 3 ? (r.pipeline.secret.ratio <= 3 ? "met" : "met for the clean entry, not with secrets") : "**not met**"}`)
+        .join("; ") + ".",
+  );
   const p = node.pipeline;
+  const off = p["clean, redact off"].ratio;
   L.push("");
   L.push(
     `Notes: redaction's share of a 1 KiB entry through the pipeline is the clean row minus the redact-off row ` +
-      `(${f2(p.clean.recordUs - p["clean, redact off"].recordUs)} µs in Node); with redaction off the pipeline is still ` +
-      `${p["clean, redact off"].ratio.toFixed(2)}× the bare append, so the 3× target is missed by the rest of the path too. ` +
+      `(${f2(p.clean.recordUs - p["clean, redact off"].recordUs)} µs in Node); with redaction off the pipeline is ` +
+      `${off.toFixed(2)}× the bare append${off > 3 ? ", so the 3× target is missed by the rest of the path too" : ""}. ` +
       `The JS baseline here is 24 rules, not the 98 of ../shared/TOOLCHAIN.md, and V8/JSC scan clean text fast when few rules can ` +
       `start a match; on secret-laden text, where its replacements run, the core's lead is largest. On the shared fixtures the ` +
       `bench's JS rules catch ${jsFixtureScore()} (the core's figures: \`node bench/redaction-report.js\`).`,
