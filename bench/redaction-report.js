@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// The redaction report (issue 4): recall and false-positive rate per rule and overall, from the shared fixtures
-// (tests/fixtures/redaction/) through the built wasm core (plugin/core.js `Core.record`), i.e. what lands in the
-// file, loose `key: value` reading of text included. Run: `node bench/redaction-report.js` (or under Bun).
-// `--check` exits 1 when a target is missed (recall >= 99%, false positives <= 1%). The Rust report of the
-// redactor alone is `cargo test -p recordings-core --test redaction -- --nocapture`.
+// The redaction report (issue 4): recall and false-positive rate per rule and overall through the built wasm core
+// (plugin/core.js `Core.record`), i.e. what lands in the file, loose `key: value` reading of text included, for two
+// fixture sets in tests/fixtures/redaction/: the one the rules were written against, and a held-out set another
+// session wrote without looking at the rules (holdout.mjs; its first run found 1 miss and 5 false positives, since
+// fixed, so it is no longer blind). Run: `node bench/redaction-report.js` (or under Bun). `--check` exits 1 when a
+// target is missed on the first set (recall >= 99%, false positives <= 1%). The Rust report of the redactor alone
+// is `cargo test -p recordings-core --test redaction -- --nocapture`.
 //
 // A positive is caught when its secret appears nowhere in the line (verbatim or JSON-escaped); "named" when the
 // line's `redacted` list also names the fixture's rule. A negative is a false positive when the core redacted
@@ -29,67 +31,78 @@ function leaks(line, secret) {
   return line.includes(secret) || line.includes(JSON.stringify(secret).slice(1, -1));
 }
 
-const positives = redactionFixtures("positives.jsonl");
-const negatives = redactionFixtures("negatives.jsonl");
-const rows = new Map(); // rule -> { n, caught, named, fp }
-const row = (rule) => rows.get(rule) ?? rows.set(rule, { n: 0, caught: 0, named: 0, fp: 0 }).get(rule);
-const details = [];
-let ruleset = null;
-
-for (const p of positives) {
-  const r = row(p.rule);
-  r.n++;
-  const out = core.record(p.input, NOW);
-  const entry = JSON.parse(out.line);
-  ruleset ??= entry.redaction_rules ?? null;
-  if (leaks(out.line, p.secret)) {
-    details.push(`MISSED [${p.rule}] ${JSON.stringify(p.input)}`);
-    continue;
-  }
-  r.caught++;
-  if ((entry.redacted ?? []).some((h) => h.rule === p.rule)) r.named++;
-  else details.push(`other rule [${p.rule}] -> ${JSON.stringify((entry.redacted ?? []).map((h) => h.rule))} ${JSON.stringify(p.input)}`);
-}
-
-let fps = 0;
-for (const n of negatives) {
-  const out = core.record(n.input, NOW);
-  const entry = JSON.parse(out.line);
-  if (out.redactions > 0 || entry.redacted !== undefined) {
-    fps++;
-    const rules = [...new Set((entry.redacted ?? []).map((h) => h.rule))];
-    for (const rule of rules) row(rule).fp++;
-    details.push(`FALSE POSITIVE (${n.why}) ${JSON.stringify(rules)} ${JSON.stringify(n.input)}`);
-  }
-}
-
 const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)}%` : "-");
 const pad = (s, w, right = true) => (right ? String(s).padStart(w) : String(s).padEnd(w));
 const runtime = typeof Bun !== "undefined" ? `Bun ${Bun.version}` : `Node ${process.versions.node}`;
-console.log(`redaction report through the wasm core (${runtime}; rule set ${ruleset ?? "?"})`);
-console.log(`${positives.length} positives, ${negatives.length} negatives (tests/fixtures/redaction/)\n`);
-console.log(`${pad("rule", 26, false)} ${pad("n", 4)} ${pad("caught", 6)} ${pad("recall", 7)} ${pad("named", 7)} ${pad("FPs", 4)} ${pad("FP rate", 8)}`);
-let total = 0;
-let caught = 0;
-let named = 0;
-for (const [rule, r] of [...rows].sort((a, b) => a[0].localeCompare(b[0]))) {
-  total += r.n;
-  caught += r.caught;
-  named += r.named;
-  // a rule's false-positive rate: negatives it fired on, over all negatives (each negative could trip any rule)
+
+/** Runs one fixture set through the core and prints its table; returns whether both targets are met. */
+function report(title, positives, negatives) {
+  const rows = new Map(); // rule -> { n, caught, named, fp }
+  const row = (rule) => rows.get(rule) ?? rows.set(rule, { n: 0, caught: 0, named: 0, fp: 0 }).get(rule);
+  const details = [];
+  let ruleset = null;
+  for (const p of positives) {
+    const r = row(p.rule);
+    r.n++;
+    const out = core.record(p.input, NOW);
+    const entry = JSON.parse(out.line);
+    ruleset ??= entry.redaction_rules ?? null;
+    if (leaks(out.line, p.secret)) {
+      details.push(`MISSED [${p.rule}] ${JSON.stringify(p.input)}`);
+      continue;
+    }
+    r.caught++;
+    if ((entry.redacted ?? []).some((h) => h.rule === p.rule)) r.named++;
+    else details.push(`other rule [${p.rule}] -> ${JSON.stringify((entry.redacted ?? []).map((h) => h.rule))} ${JSON.stringify(p.input)}`);
+  }
+  let fps = 0;
+  for (const n of negatives) {
+    const out = core.record(n.input, NOW);
+    const entry = JSON.parse(out.line);
+    if (out.redactions > 0 || entry.redacted !== undefined) {
+      fps++;
+      const rules = [...new Set((entry.redacted ?? []).map((h) => h.rule))];
+      for (const rule of rules) row(rule).fp++;
+      details.push(`FALSE POSITIVE (${n.why}) ${JSON.stringify(rules)} ${JSON.stringify(n.input)}`);
+    }
+  }
+  console.log(`${title}: redaction report through the wasm core (${runtime}; rule set ${ruleset ?? "?"})`);
+  console.log(`${positives.length} positives, ${negatives.length} negatives\n`);
+  console.log(`${pad("rule", 26, false)} ${pad("n", 4)} ${pad("caught", 6)} ${pad("recall", 7)} ${pad("named", 7)} ${pad("FPs", 4)} ${pad("FP rate", 8)}`);
+  let total = 0;
+  let caught = 0;
+  let named = 0;
+  for (const [rule, r] of [...rows].sort((a, b) => a[0].localeCompare(b[0]))) {
+    total += r.n;
+    caught += r.caught;
+    named += r.named;
+    // a rule's false-positive rate: negatives it fired on, over all negatives (each negative could trip any rule)
+    console.log(
+      `${pad(rule, 26, false)} ${pad(r.n, 4)} ${pad(r.caught, 6)} ${pad(pct(r.caught, r.n), 7)} ${pad(pct(r.named, r.n), 7)} ${pad(r.fp, 4)} ${pad(pct(r.fp, negatives.length), 8)}`,
+    );
+  }
   console.log(
-    `${pad(rule, 26, false)} ${pad(r.n, 4)} ${pad(r.caught, 6)} ${pad(pct(r.caught, r.n), 7)} ${pad(pct(r.named, r.n), 7)} ${pad(r.fp, 4)} ${pad(pct(r.fp, negatives.length), 8)}`,
+    `${pad("ALL", 26, false)} ${pad(total, 4)} ${pad(caught, 6)} ${pad(pct(caught, total), 7)} ${pad(pct(named, total), 7)} ${pad(fps, 4)} ${pad(pct(fps, negatives.length), 8)}`,
   );
+  const recall = caught / total;
+  const fpRate = fps / negatives.length;
+  console.log(`\ntargets: recall >= 99% ${recall >= 0.99 ? "met" : "NOT MET"} (${pct(caught, total)}), false positives <= 1% ${fpRate <= 0.01 ? "met" : "NOT MET"} (${pct(fps, negatives.length)})`);
+  if (details.length) {
+    if (VERBOSE) console.log(`\n${details.join("\n")}`);
+    else console.log(`${details.length} misses / false positives (--verbose lists them)`);
+  }
+  return recall >= 0.99 && fpRate <= 0.01;
 }
-console.log(
-  `${pad("ALL", 26, false)} ${pad(total, 4)} ${pad(caught, 6)} ${pad(pct(caught, total), 7)} ${pad(pct(named, total), 7)} ${pad(fps, 4)} ${pad(pct(fps, negatives.length), 8)}`,
+
+const ok = report(
+  "Fixtures the rules were written against (tests/fixtures/redaction/positives.jsonl, negatives.jsonl)",
+  redactionFixtures("positives.jsonl"),
+  redactionFixtures("negatives.jsonl"),
 );
-const recall = caught / total;
-const fpRate = fps / negatives.length;
-const ok = recall >= 0.99 && fpRate <= 0.01;
-console.log(`\ntargets: recall >= 99% ${recall >= 0.99 ? "met" : "NOT MET"} (${pct(caught, total)}), false positives <= 1% ${fpRate <= 0.01 ? "met" : "NOT MET"} (${pct(fps, negatives.length)})`);
-if (details.length) {
-  if (VERBOSE) console.log(`\n${details.join("\n")}`);
-  else console.log(`${details.length} misses / false positives (--verbose lists them)`);
-}
+console.log("");
+report(
+  "Held-out set, written blind by another session (tests/fixtures/redaction/holdout-*.jsonl, see holdout.mjs)",
+  redactionFixtures("holdout-positives.jsonl"),
+  redactionFixtures("holdout-negatives.jsonl"),
+);
 if (process.argv.includes("--check") && !ok) process.exitCode = 1;
