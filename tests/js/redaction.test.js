@@ -115,6 +115,22 @@ test("negatives: false positives <= 1%, and a clean entry is left as supplied", 
   assert.ok(fpRate <= 0.01, `false positives ${rate(fps.length, NEGATIVES.length)} > 1%:\n${fps.join("\n")}`);
 });
 
+// The held-out set (tests/fixtures/redaction/holdout.mjs) was written by another session without looking at the
+// rules. Its first run: 229 of 230 secrets gone, 5 of 218 benign lines redacted; the rules were then fixed for what
+// it found (ruleset 2026-11-29.2), so it is no longer blind, and stays here to keep those cases fixed. Its labels
+// name one rule where two may apply, so only "the secret is gone" is asserted, not which rule said so.
+test("held-out set: recall >= 99% and false positives <= 1% through the core", () => {
+  const c = core();
+  const positives = redactionFixtures("holdout-positives.jsonl");
+  const negatives = redactionFixtures("holdout-negatives.jsonl");
+  assert.ok(positives.length >= 200 && negatives.length >= 200, "held-out fixtures present");
+  const leaked = positives.filter((p) => leaks(c.record(p.input, NOW).line, p.secret));
+  const flagged = negatives.filter((n) => c.record(n.input, NOW).redactions > 0);
+  const show = (xs) => xs.map((x) => JSON.stringify(x.input)).join("\n");
+  assert.ok(leaked.length / positives.length <= 0.01, `held-out secrets left: ${rate(leaked.length, positives.length)}\n${show(leaked)}`);
+  assert.ok(flagged.length / negatives.length <= 0.01, `held-out false positives: ${rate(flagged.length, negatives.length)}\n${show(flagged)}`);
+});
+
 test("supplied members other than the redacted values stay byte-identical", () => {
   const c = core();
   let checked = 0;

@@ -6,7 +6,7 @@
 //! escape it came from, so a redacted range always covers whole escapes (never half of `\uD83D\uDE00`, never a
 //! lone backslash). Input that is not valid JSON is still walked without panicking; what it yields is best effort.
 
-use super::rules::{accept_value, classify_key, whole_token, Family, KeyClass, Mode, Rule};
+use super::rules::{accept_value, classify_key, twilio_sid_under, whole_token, Family, KeyClass, Mode, Rule};
 use super::scan::{auth_credential, Found, Resume};
 
 /// A key as it appears in a path: its raw (escaped) text, or a redacted copy when the key itself held a secret.
@@ -63,16 +63,18 @@ pub fn walk(
         match b[i] {
             b'"' => {
                 let is_key = matches!(stack.last(), Some(Frame::Obj { want_key: true, .. }));
-                let kc = if is_key {
+                // The key this string is the value of (raw, or the redacted copy of a key that held a secret).
+                let member_key: Option<&[u8]> = if is_key {
                     None
                 } else {
                     match stack.last() {
-                        Some(Frame::Obj { key: Some(KeySeg::Raw(ks, ke)), .. }) => classify_key(&b[*ks..*ke]),
-                        Some(Frame::Obj { key: Some(KeySeg::Owned(k)), .. }) => classify_key(k.as_bytes()),
+                        Some(Frame::Obj { key: Some(KeySeg::Raw(ks, ke)), .. }) => Some(&b[*ks..*ke]),
+                        Some(Frame::Obj { key: Some(KeySeg::Owned(k)), .. }) => Some(k.as_bytes()),
                         Some(_) => None,
-                        None => parent_key.and_then(|k| classify_key(k.as_bytes())),
+                        None => parent_key.map(str::as_bytes),
                     }
                 };
+                let kc = member_key.and_then(classify_key);
                 // A value redacted whole needs the decoded text; the others may be proven clean undecoded.
                 let scan_raw = if kc.is_none() { scan_raw } else { None };
                 // One pass finds the end and, when there are escapes, decodes; otherwise the raw content is the text.
@@ -81,6 +83,9 @@ pub fn walk(
                 let text: &str = if has_escape { dec.text() } else { &raw[cs..ce] };
                 let spans = match kc.and_then(|kc| whole_value(text, kc, allowed)) {
                     Some(f) => vec![f],
+                    None if member_key.is_some_and(|k| twilio_sid_under(k, text.as_bytes())) && !allowed(text) => {
+                        vec![Found { start: 0, end: text.len(), rule: Rule::TwilioKey }]
+                    }
                     None => match read {
                         Read::Clean => Vec::new(),
                         Read::Decoded(from) => scan(text, from),

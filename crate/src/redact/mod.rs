@@ -18,8 +18,9 @@
 //! ghr_`), `github-fine-grained-pat` (`github_pat_`), `gitlab-token` (`glpat-`, `glrt-`, …), `slack-token`
 //! (`xox[abposre]-`, `xapp-`), `slack-webhook` (`hooks.slack.com/services/…`), `stripe-key` (`sk_live_`,
 //! `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`), `twilio-key` (`SK` + 32 hex; `AC` + 32 hex when "twilio" is
-//! near), `sendgrid-api-key` (`SG.x.y`), `openai-api-key` (`sk-`, `sk-proj-`, …), `anthropic-api-key`
-//! (`sk-ant-`), `npm-token` (`npm_`), `pypi-token` (`pypi-AgE…`), `jwt` (`eyJ….eyJ….sig`).
+//! near, or in the JSON key the SID is the value of), `sendgrid-api-key` (`SG.x.y`), `openai-api-key` (`sk-`,
+//! `sk-proj-`, …), `anthropic-api-key` (`sk-ant-`), `npm-token` (`npm_`), `pypi-token` (`pypi-AgE…`), `jwt`
+//! (`eyJ….eyJ….sig`).
 //!
 //! Context rules: `private-key` (the body of a PEM `PRIVATE KEY` block, with real newlines or JSON `\n`
 //! escapes; also a non-PEM value of a `private_key` field), `aws-secret-access-key` (40 base64 characters right
@@ -33,10 +34,13 @@
 //! 'col'` when a column names a secret; other columns such as `email` are kept: they are what an agent needs to
 //! debug a unique violation, and personal data is not what this redactor is for).
 //!
-//! Values of secret-naming keys are filtered: placeholders (`***`, `<token>`, `${VAR}`, `$VAR`, `{{ … }}`,
-//! `changeme`, `your_api_key`, anything containing `example`), references (`process.env.X`, `self.password`,
-//! `get_token()`), type names (`string`, `Option<String>`), numbers (except for passwords), paths, URLs,
-//! messages (whitespace) and, in free text, plain words (`password: required`) are left alone.
+//! Values of secret-naming keys are filtered: placeholders (`***`, `<token>`, `${VAR}`, `$VAR`, `%VAR%`, `{{ … }}`,
+//! `changeme`, `your_api_key`, `REPLACE_ME`, `INSERT_TOKEN_HERE`, anything containing `example`), what other tools
+//! left in a secret's place (`[REDACTED]`, `[FILTERED]`), references (`process.env.X`, `self.password`,
+//! `get_token()`, ARNs), type names (`string`, `Option<String>`), numbers (except for passwords), paths, URLs,
+//! messages (whitespace) and, in free text, plain words (`password: required`) are left alone. A key that is a
+//! field of an ARN (`…:secret:prod/db-password`) names a kind of resource, not a secret; the value after
+//! `key <space>` is never itself an assignment (`__token__ TWINE_PASSWORD=…`).
 //! `custom-<n>`: the n-th user pattern.
 
 mod json;
@@ -49,7 +53,7 @@ use std::collections::HashMap;
 pub use rules::{Rule, BUILTIN_RULES};
 
 /// Version of the built-in rule set, written next to every redaction list. Bump when rules change.
-pub const RULESET_VERSION: &str = "2026-11-29.1";
+pub const RULESET_VERSION: &str = "2026-11-29.2";
 
 /// Redaction settings. `Default` is enabled with no extra patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -263,6 +263,12 @@ fn twilio(b: &[u8], i: usize) -> Option<usize> {
     Some(i + 34)
 }
 
+/// A JSON string that is a whole Twilio account SID under a key naming Twilio (`"TWILIO_ACCOUNT_SID": "AC…"`):
+/// the word [`twilio`] looks for before the SID is in the member's key, not in the string.
+pub fn twilio_sid_under(key: &[u8], v: &[u8]) -> bool {
+    v.len() == 34 && v.starts_with(b"AC") && run_len(v, 2, is_lower_hex) == 32 && contains_ci(key, b"twilio")
+}
+
 /// SendGrid: `SG.` + 22 + `.` + 43 base64url characters (accepted a little looser).
 fn sendgrid(b: &[u8], i: usize) -> Option<usize> {
     if !starts_with_at(b, i, b"SG.") {
@@ -839,6 +845,9 @@ pub fn is_placeholder(v: &[u8]) -> bool {
     if find(v, b"${").is_some() || find(v, b"{{").is_some() {
         return true;
     }
+    if is_mask_word(v) || is_percent_var(v) || is_fill_in(v) {
+        return true;
+    }
     // Masked: ***, xxxx, ••••, ..., ----
     if std::str::from_utf8(v).is_ok_and(|s| s.chars().all(|c| "*xX.#?-_•●…".contains(c))) {
         return true;
@@ -870,6 +879,38 @@ pub fn is_placeholder(v: &[u8]) -> bool {
         || contains_ci(v, b"placeholder")
         || contains_ci(v, b"changeme")
         || contains_ci(v, b"xxxxx")
+}
+
+/// What another tool left where a secret was: a bracketed word or words, `[REDACTED]`, `[FILTERED]` (Rails
+/// logs), `(hidden)`, `[secure value]`.
+fn is_mask_word(v: &[u8]) -> bool {
+    let closes = match v.first() {
+        Some(b'[') => b']',
+        Some(b'(') => b')',
+        _ => return false,
+    };
+    v.len() > 2
+        && v[v.len() - 1] == closes
+        && v[1..v.len() - 1].iter().all(|&c| c.is_ascii_alphabetic() || matches!(c, b' ' | b'_' | b'-'))
+}
+
+/// A Windows or template variable, `%SECRET_KEY_BASE%`.
+fn is_percent_var(v: &[u8]) -> bool {
+    v.len() > 2
+        && v[0] == b'%'
+        && v[v.len() - 1] == b'%'
+        && v[1..v.len() - 1].iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_')
+}
+
+/// An instruction to fill the value in, made of words alone: `REPLACE_ME`, `replace-with-your-key`,
+/// `INSERT_TOKEN_HERE`, `PUT_KEY_HERE`.
+fn is_fill_in(v: &[u8]) -> bool {
+    let wordy = v.iter().all(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'-');
+    let n = v.len();
+    wordy
+        && (starts_with_ci(v, 0, b"replace")
+            || starts_with_ci(v, 0, b"insert")
+            || (n > 5 && matches!(v[n - 5], b'_' | b'-') && starts_with_ci(v, n - 4, b"here")))
 }
 
 /// Whether the value of a secret-naming key is worth redacting.

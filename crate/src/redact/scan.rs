@@ -125,6 +125,31 @@ fn past_space(b: &[u8], i: usize) -> usize {
     }
 }
 
+/// Whether the key starting at `ks` is a field of an ARN (`arn:aws:secretsmanager:…:secret:prod/db-password`): it
+/// follows a `:` in a run of text that starts with `arn:`. Such a key names a kind of resource, and what follows it
+/// is the resource's name.
+fn in_arn(b: &[u8], ks: usize) -> bool {
+    if ks == 0 || b[ks - 1] != b':' {
+        return false;
+    }
+    let from = ks.saturating_sub(256);
+    let start =
+        b[from..ks].iter().rposition(|&c| c.is_ascii_whitespace() || matches!(c, b'"' | b'\'' | b'=' | b'(' | b','));
+    let start = start.map_or(from, |p| from + p + 1);
+    starts_with_ci(b, start, b"arn:")
+}
+
+/// Whether a value read after a key and a space is itself an assignment, `NAME=value` (`TWINE_USERNAME=__token__
+/// TWINE_PASSWORD=…`: the value of `__token__` is not `TWINE_PASSWORD=…`; the assignment is taken on its own). Base64
+/// padding (`…==`) is not an operator.
+fn is_assignment(v: &[u8]) -> bool {
+    let Some(q) = v.iter().position(|&c| c == b'=') else { return false };
+    q > 0
+        && (v[0].is_ascii_alphabetic() || v[0] == b'_')
+        && v[..q].iter().all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+        && v[q..].iter().any(|&c| c != b'=')
+}
+
 /// Bits `0..k` (`k < 64`).
 #[inline]
 fn low(k: usize) -> u64 {
@@ -963,7 +988,11 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
         }
         let value = &b[v.start..v.end];
         let mode = if v.quoted { Mode::Quoted } else { Mode::Bare };
-        if whole_token(value).is_some() || !accept_value(value, mode, kc.family) || !accept_credential(value, 16) {
+        if whole_token(value).is_some()
+            || is_assignment(value)
+            || !accept_value(value, mode, kc.family)
+            || !accept_credential(value, 16)
+        {
             return None;
         }
         self.emit(v.start, v.end, kc.rule).then_some(v.end)
@@ -1082,6 +1111,9 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
         let Some(kc) = self.keys.classify(b, ks, ke) else {
             return op + 1;
         };
+        if in_arn(b, ks) {
+            return op + 1;
+        }
         if kc.family == Family::Authorization {
             return self.authorization(vstart, kc.rule).unwrap_or(op + 1);
         }

@@ -101,10 +101,58 @@ fn benign_look_alikes_stay() {
         "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
         "postgres://user:password@localhost/db",
         "https://github.com/org/repo/blob/main/src/secret.rs",
+        // What other tools leave where a secret was, and values still to be filled in.
+        r#"{"password":"[REDACTED]","token":"[FILTERED]"}"#,
+        r#"Parameters: {"user"=>{"password"=>"[FILTERED]"}}"#,
+        "api_token: (hidden)",
+        "OPENAI_API_KEY=REPLACE_ME",
+        "client_secret = \"replace-with-your-secret\"",
+        "GITHUB_TOKEN=INSERT_TOKEN_HERE",
+        "SECRET_KEY_BASE=%SECRET_KEY_BASE%",
+        // An ARN names a secret; its last field is the secret's name.
+        r#""SecretId": "arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-password-tlXTaB""#,
     ];
     for input in cases {
         assert_eq!(text(input), input);
     }
+}
+
+#[test]
+fn values_that_only_look_like_fill_ins_are_secrets() {
+    let cases: Vec<(&str, &str)> = vec![
+        (r#"{"password":"[Zq7-x9]"}"#, r#"{"password":"[REDACTED:secret-assignment]"}"#),
+        ("DB_PASSWORD=replace9Me", "DB_PASSWORD=[REDACTED:secret-assignment]"),
+        ("DB_PASSWORD=%abc%def", "DB_PASSWORD=[REDACTED:secret-assignment]"),
+        // A secret key outside an ARN that follows a colon is still a key.
+        ("db:password=Zq7xK2mP9w", "db:password=[REDACTED:secret-assignment]"),
+    ];
+    for (input, want) in cases {
+        assert_eq!(text(input), want, "input: {input}");
+    }
+}
+
+#[test]
+fn the_value_after_a_key_and_a_space_is_not_an_assignment() {
+    let token = format!("pypi-AgEIcHlwaS5vcmc{}", body(60));
+    let input = format!("TWINE_USERNAME=__token__ TWINE_PASSWORD={token} twine upload dist/*");
+    let want = "TWINE_USERNAME=__token__ TWINE_PASSWORD=[REDACTED:pypi-token] twine upload dist/*";
+    assert_eq!(text(&input), want);
+    // A base64 value with padding is still a value.
+    let padded = "aws_secret_access_key Zm9vYmFyYmF6cXV4cXV1eHpvcmtmb29iYXJiYXo9PQ==";
+    assert_eq!(text(padded), "aws_secret_access_key [REDACTED:aws-secret-access-key]");
+}
+
+#[test]
+fn a_twilio_account_sid_under_a_key_naming_twilio() {
+    let sid = format!("AC{}", "0123456789abcdef".repeat(2));
+    let j = |s: String| r().redact_json(&s).map(|(out, _)| out);
+    assert_eq!(
+        j(format!(r#"{{"env":{{"TWILIO_ACCOUNT_SID":"{sid}"}}}}"#)).as_deref(),
+        Some(r#"{"env":{"TWILIO_ACCOUNT_SID":"[REDACTED:twilio-key]"}}"#)
+    );
+    // Under another key an account SID is an identifier.
+    assert!(j(format!(r#"{{"account_sid":"{sid}"}}"#)).is_none());
+    assert!(j(format!(r#"{{"twilio_note":"{sid} and more"}}"#)).is_none());
 }
 
 #[test]
