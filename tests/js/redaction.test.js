@@ -115,20 +115,40 @@ test("negatives: false positives <= 1%, and a clean entry is left as supplied", 
   assert.ok(fpRate <= 0.01, `false positives ${rate(fps.length, NEGATIVES.length)} > 1%:\n${fps.join("\n")}`);
 });
 
-// The held-out set (tests/fixtures/redaction/holdout.mjs) was written by another session without looking at the
-// rules. Its first run: 229 of 230 secrets gone, 5 of 218 benign lines redacted; the rules were then fixed for what
-// it found (ruleset 2026-11-29.2), so it is no longer blind, and stays here to keep those cases fixed. Its labels
-// name one rule where two may apply, so only "the secret is gone" is asserted, not which rule said so.
-test("held-out set: recall >= 99% and false positives <= 1% through the core", () => {
+/** The held-out fixtures of `set` through the core: the positives whose secret is left, the negatives redacted. */
+function heldOut(set) {
   const c = core();
-  const positives = redactionFixtures("holdout-positives.jsonl");
-  const negatives = redactionFixtures("holdout-negatives.jsonl");
-  assert.ok(positives.length >= 200 && negatives.length >= 200, "held-out fixtures present");
+  const positives = redactionFixtures(`${set}-positives.jsonl`);
+  const negatives = redactionFixtures(`${set}-negatives.jsonl`);
+  assert.ok(positives.length >= 150 && negatives.length >= 150, `${set} fixtures present`);
   const leaked = positives.filter((p) => leaks(c.record(p.input, NOW).line, p.secret));
   const flagged = negatives.filter((n) => c.record(n.input, NOW).redactions > 0);
-  const show = (xs) => xs.map((x) => JSON.stringify(x.input)).join("\n");
-  assert.ok(leaked.length / positives.length <= 0.01, `held-out secrets left: ${rate(leaked.length, positives.length)}\n${show(leaked)}`);
-  assert.ok(flagged.length / negatives.length <= 0.01, `held-out false positives: ${rate(flagged.length, negatives.length)}\n${show(flagged)}`);
+  return { positives, negatives, leaked, flagged };
+}
+
+const show = (xs) => xs.map((x) => `[${x.rule ?? x.why}] ${JSON.stringify(x.input).slice(0, 300)}`).join("\n");
+
+// The held-out sets (tests/fixtures/redaction/holdout.mjs, holdout2.mjs) were written by other sessions without
+// looking at the rules. First runs: set 1, 229 of 230 secrets gone and 5 of 218 benign lines redacted (rule set
+// 2026-11-29.1); set 2 (long tool output), 172 of 180 and 7 of 181 (2026-11-29.2). The rules were then changed for
+// what they found (2026-11-29.3), so they are no longer blind, and stay here to keep those cases fixed. Their
+// labels name one rule where two may apply, so only "the secret is gone" is asserted, not which rule said so.
+test("held-out set 1: recall >= 99% and false positives <= 1% through the core", () => {
+  const { positives, negatives, leaked, flagged } = heldOut("holdout");
+  assert.ok(leaked.length / positives.length <= 0.01, `secrets left: ${rate(leaked.length, positives.length)}\n${show(leaked)}`);
+  assert.ok(flagged.length / negatives.length <= 0.01, `false positives: ${rate(flagged.length, negatives.length)}\n${show(flagged)}`);
+});
+
+// Set 2's misses that remain, each a pattern the rules do not cover (see the README): a secret echoed in an S3 error
+// body (`<SignatureProvided>`), a Sequelize error object (`path: 'key', value: '…'`), an SQL INSERT whose values
+// line up with a `client_secret` column, and a SHA-256 of a token echoed by a unique-key error. A new miss fails
+// here, and so does fixing one of these (then take it off the list).
+const KNOWN_MISSES_2 = ["2c9a2e91129d", "7SBIwowohVem", "x3zY5eZzATcw", "69b868e687ff"];
+
+test("held-out set 2 (long tool output): only the known misses, false positives <= 1%", () => {
+  const { negatives, leaked, flagged } = heldOut("holdout2");
+  assert.deepEqual(leaked.map((p) => p.secret.slice(0, 12)).sort(), [...KNOWN_MISSES_2].sort(), show(leaked));
+  assert.ok(flagged.length / negatives.length <= 0.01, `false positives: ${rate(flagged.length, negatives.length)}\n${show(flagged)}`);
 });
 
 test("supplied members other than the redacted values stay byte-identical", () => {

@@ -16,8 +16,26 @@ enum KeySeg {
 }
 
 enum Frame {
-    Obj { key: Option<KeySeg>, want_key: bool },
-    Arr { idx: usize },
+    /// `named`: what a `"name"` (or `"key"`) member of this object named, when that names a secret: its `"value"`
+    /// member is then that secret (`{"name": "X-Goog-Signature", "value": "…"}` in HAR files, container env lists).
+    Obj {
+        key: Option<KeySeg>,
+        want_key: bool,
+        named: Option<KeyClass>,
+    },
+    Arr {
+        idx: usize,
+    },
+}
+
+/// Whether a member key is one of the two halves of a name/value pair: `Some(true)` for `name`/`key`, `Some(false)`
+/// for `value`.
+fn pair_half(key: &[u8]) -> Option<bool> {
+    match key {
+        b"name" | b"Name" | b"key" | b"Key" => Some(true),
+        b"value" | b"Value" => Some(false),
+        _ => None,
+    }
 }
 
 /// One replacement in the raw text: `start..end` becomes the marker for `rule`; `path` locates it.
@@ -74,7 +92,12 @@ pub fn walk(
                         None => parent_key.map(str::as_bytes),
                     }
                 };
-                let kc = member_key.and_then(classify_key);
+                let half = member_key.and_then(pair_half);
+                let named = match stack.last() {
+                    Some(Frame::Obj { named, .. }) if half == Some(false) => *named,
+                    _ => None,
+                };
+                let kc = member_key.and_then(classify_key).or(named);
                 // A value redacted whole needs the decoded text; the others may be proven clean undecoded.
                 let scan_raw = if kc.is_none() { scan_raw } else { None };
                 // One pass finds the end and, when there are escapes, decodes; otherwise the raw content is the text.
@@ -104,14 +127,19 @@ pub fn walk(
                         edits.push(Edit { start, end, rule: f.rule, path: path.clone() });
                     }
                 }
-                if let (Some(seg), Some(Frame::Obj { key, want_key })) = (seg, stack.last_mut()) {
+                if half == Some(true) {
+                    if let Some(Frame::Obj { named, .. }) = stack.last_mut() {
+                        *named = classify_key(text.as_bytes());
+                    }
+                }
+                if let (Some(seg), Some(Frame::Obj { key, want_key, .. })) = (seg, stack.last_mut()) {
                     *key = Some(seg);
                     *want_key = false;
                 }
                 i = next;
             }
             b'{' => {
-                stack.push(Frame::Obj { key: None, want_key: true });
+                stack.push(Frame::Obj { key: None, want_key: true, named: None });
                 i += 1;
             }
             b'[' => {
@@ -125,7 +153,7 @@ pub fn walk(
             b',' => {
                 match stack.last_mut() {
                     Some(Frame::Arr { idx }) => *idx += 1,
-                    Some(Frame::Obj { key, want_key }) => {
+                    Some(Frame::Obj { key, want_key, .. }) => {
                         *key = None;
                         *want_key = true;
                     }
@@ -607,7 +635,7 @@ fn redacted_copy(raw: &str, cs: usize, ce: usize, spans: &[Found], ranges: &[(us
 /// they are in the document (JSON-escaped), with any secret inside them already replaced by its marker.
 fn path_of(raw: &str, stack: &[Frame], leaf: Option<&KeySeg>) -> String {
     let mut p = String::from("$");
-    let leaf = leaf.map(|k| Frame::Obj { key: Some(borrow_seg(k)), want_key: false });
+    let leaf = leaf.map(|k| Frame::Obj { key: Some(borrow_seg(k)), want_key: false, named: None });
     for f in stack.iter().chain(leaf.iter()) {
         match f {
             Frame::Arr { idx } => {

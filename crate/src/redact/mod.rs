@@ -35,12 +35,17 @@
 //! debug a unique violation, and personal data is not what this redactor is for).
 //!
 //! Values of secret-naming keys are filtered: placeholders (`***`, `<token>`, `${VAR}`, `$VAR`, `%VAR%`, `{{ … }}`,
-//! `changeme`, `your_api_key`, `REPLACE_ME`, `INSERT_TOKEN_HERE`, anything containing `example`), what other tools
-//! left in a secret's place (`[REDACTED]`, `[FILTERED]`), references (`process.env.X`, `self.password`,
-//! `get_token()`, ARNs), type names (`string`, `Option<String>`), numbers (except for passwords), paths, URLs,
-//! messages (whitespace) and, in free text, plain words (`password: required`) are left alone. A key that is a
-//! field of an ARN (`…:secret:prod/db-password`) names a kind of resource, not a secret; the value after
-//! `key <space>` is never itself an assignment (`__token__ TWINE_PASSWORD=…`).
+//! `changeme`, `CHANGE-ME-…`, `your_api_key`, `REPLACE_ME`, `INSERT_TOKEN_HERE`, anything containing `example`),
+//! what other tools show in a secret's place (`[REDACTED]`, `[FILTERED]`, `[MASKED]`, `gho_****…`, `sk_test_...`),
+//! references (`process.env.X`, `self.password`, `get_token()`, ARNs), type names (`string`, `Option<String>`),
+//! numbers (except for passwords), paths, URLs, messages (whitespace), the message of `${VAR:?message}`, a remark
+//! in parentheses and, in free text, plain words (`password: required`) are left alone. A key that is a field of
+//! an ARN (`…:secret:prod/db-password`) names a kind of resource, not a secret; the value after `key <space>` or
+//! `--flag <space>` is never itself an assignment (`__token__ TWINE_PASSWORD=…`, `--secret id=npmrc`). Operators
+//! may be aligned in a column (`"JWT_SECRET"      = …`), and a Terraform change `"old" -> "new"` loses both.
+//! `primaryKey`/`secondaryKey` (Azure) take only a credential-shaped value (a database's primary key shares the
+//! words). In JSON, the `value` of an object whose `name` (or `key`) names a secret is that secret (HAR files,
+//! container env lists), and a token used as a URL's user name goes with the password beside it.
 //! `custom-<n>`: the n-th user pattern.
 
 mod json;
@@ -53,7 +58,7 @@ use std::collections::HashMap;
 pub use rules::{Rule, BUILTIN_RULES};
 
 /// Version of the built-in rule set, written next to every redaction list. Bump when rules change.
-pub const RULESET_VERSION: &str = "2026-11-29.2";
+pub const RULESET_VERSION: &str = "2026-11-29.3";
 
 /// Redaction settings. `Default` is enabled with no extra patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]

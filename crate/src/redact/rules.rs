@@ -469,6 +469,9 @@ pub enum Family {
     Azure,
     /// Private key material; a PEM value is left to the PEM rule so its armour lines stay readable.
     PrivateKey,
+    /// Azure's `primaryKey` and `secondaryKey`: a database's primary key shares the words, so the value must look
+    /// like a credential (mixed classes, 16 characters or more).
+    Opaque,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -627,6 +630,9 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
     } else {
         return None;
     };
+    if is_key && matches!(q, b"primary" | b"secondary") {
+        return class(Rule::SecretAssignment, Family::Opaque);
+    }
     if !is_key_qualifier(q) {
         return None;
     }
@@ -845,8 +851,11 @@ pub fn is_placeholder(v: &[u8]) -> bool {
     if find(v, b"${").is_some() || find(v, b"{{").is_some() {
         return true;
     }
-    if is_mask_word(v) || is_percent_var(v) || is_fill_in(v) {
+    if is_mask_word(v) || is_percent_var(v) || is_fill_in(v) || is_elided(v) {
         return true;
+    }
+    if v[0] == b'(' && !v.contains(&b')') {
+        return true; // `(ask in #platform, never commit)`: the first word of a remark, not a value
     }
     // Masked: ***, xxxx, ••••, ..., ----
     if std::str::from_utf8(v).is_ok_and(|s| s.chars().all(|c| "*xX.#?-_•●…".contains(c))) {
@@ -878,12 +887,14 @@ pub fn is_placeholder(v: &[u8]) -> bool {
     contains_ci(v, b"example")
         || contains_ci(v, b"placeholder")
         || contains_ci(v, b"changeme")
+        || contains_ci(v, b"change-me")
+        || contains_ci(v, b"change_me")
         || contains_ci(v, b"xxxxx")
 }
 
 /// What another tool left where a secret was: a bracketed word or words, `[REDACTED]`, `[FILTERED]` (Rails
-/// logs), `(hidden)`, `[secure value]`.
-fn is_mask_word(v: &[u8]) -> bool {
+/// logs), `[MASKED]` (GitLab CI), `(hidden)`, `[secure value]`.
+pub fn is_mask_word(v: &[u8]) -> bool {
     let closes = match v.first() {
         Some(b'[') => b']',
         Some(b'(') => b')',
@@ -902,19 +913,33 @@ fn is_percent_var(v: &[u8]) -> bool {
         && v[1..v.len() - 1].iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_')
 }
 
-/// An instruction to fill the value in, made of words alone: `REPLACE_ME`, `replace-with-your-key`,
-/// `INSERT_TOKEN_HERE`, `PUT_KEY_HERE`.
+/// An instruction to fill the value in, made of words: `REPLACE_ME`, `replace-with-output-of-openssl-rand-hex-32`,
+/// `INSERT_TOKEN_HERE`, `PUT_KEY_HERE` (`replace9Me` is a value).
 fn is_fill_in(v: &[u8]) -> bool {
-    let wordy = v.iter().all(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'-');
     let n = v.len();
-    wordy
-        && (starts_with_ci(v, 0, b"replace")
-            || starts_with_ci(v, 0, b"insert")
-            || (n > 5 && matches!(v[n - 5], b'_' | b'-') && starts_with_ci(v, n - 4, b"here")))
+    let sep = |i: usize| v.get(i).is_some_and(|&c| c == b'_' || c == b'-');
+    let words = |v: &[u8]| v.iter().all(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'-');
+    let led = |w: &[u8]| {
+        starts_with_ci(v, 0, w)
+            && (words(v) || (sep(w.len()) && v.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')))
+    };
+    led(b"replace") || led(b"insert") || (words(v) && n > 5 && sep(n - 5) && starts_with_ci(v, n - 4, b"here"))
+}
+
+/// A value shown in part: elided (`sk_test_...`, `whsec_…`) or masked in the middle (`gho_************`,
+/// `sk-proj-****abcd`).
+fn is_elided(v: &[u8]) -> bool {
+    v.ends_with(b"...")
+        || v.ends_with("…".as_bytes())
+        || find(v, b"****").is_some()
+        || find(v, "••••".as_bytes()).is_some()
 }
 
 /// Whether the value of a secret-naming key is worth redacting.
 pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
+    if family == Family::Opaque && !accept_credential(v, 16) {
+        return false;
+    }
     let min = if mode == Mode::Literal { 4 } else { 6 };
     if v.len() < min || v.len() > 8192 {
         return false;
@@ -1105,7 +1130,6 @@ mod tests {
             "keys",
             "token_type",
             "sort_key",
-            "primary_key",
             "auth.js",
             "author",
             "password_policy",
@@ -1129,6 +1153,12 @@ mod tests {
         assert_eq!(classify_key(b"aws_secret_access_key").unwrap().rule, Rule::AwsSecretAccessKey);
         assert_eq!(classify_key(b"AccountKey").unwrap().rule, Rule::AzureConnectionString);
         assert_eq!(classify_key(b"private_key").unwrap().rule, Rule::PrivateKey);
+        // A database's primary key or Azure's: only a credential-shaped value is taken (see `Family::Opaque`).
+        for k in ["primary_key", "primaryKey", "secondaryKey"] {
+            assert_eq!(classify_key(k.as_bytes()).unwrap().family, Family::Opaque, "{k}");
+        }
+        assert!(!accept_value(b"user_id", Mode::Literal, Family::Opaque));
+        assert!(accept_value(b"4nZYdYNWuBtP3Qcv7uyClQ2paO8o7gH1VB0K3Qgr6xQ=", Mode::Literal, Family::Opaque));
     }
 
     #[test]

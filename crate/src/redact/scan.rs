@@ -964,7 +964,8 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             return None;
         }
         let mode = if v.quoted { Mode::Quoted } else { Mode::Bare };
-        if whole_token(&b[v.start..v.end]).is_some() || !accept_value(&b[v.start..v.end], mode, kc.family) {
+        let value = &b[v.start..v.end];
+        if whole_token(value).is_some() || is_assignment(value) || !accept_value(value, mode, kc.family) {
             return None;
         }
         self.emit(v.start, v.end, kc.rule).then_some(v.end)
@@ -1104,7 +1105,14 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             return self.bail();
         }
         let gap = &b[ke..op];
-        if gap.len() > 4 || !gap.iter().all(|c| matches!(c, b'"' | b'\'' | b'`' | b'\\' | b' ' | b'\t' | b']' | b'?')) {
+        let short =
+            gap.len() <= 4 && gap.iter().all(|c| matches!(c, b'"' | b'\'' | b'`' | b'\\' | b' ' | b'\t' | b']' | b'?'));
+        // Operators aligned in a column (`"JWT_SECRET"      = …` in a Terraform plan): a closing quote, then blanks.
+        let aligned = gap.len() <= 64 && {
+            let blanks = gap.strip_prefix(b"\"").or_else(|| gap.strip_prefix(b"'")).unwrap_or(gap);
+            blanks.iter().all(|&c| c == b' ' || c == b'\t')
+        };
+        if !short && !aligned {
             return op + 1;
         }
         let k = &b[ks..ke];
@@ -1113,6 +1121,9 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
         };
         if in_arn(b, ks) {
             return op + 1;
+        }
+        if ks >= 2 && &b[ks - 2..ks] == b"${" && b.get(vstart) == Some(&b'?') {
+            return op + 1; // `${SESSION_SECRET:?required}`: the message shown when the variable is unset
         }
         if kc.family == Family::Authorization {
             return self.authorization(vstart, kc.rule).unwrap_or(op + 1);
@@ -1124,6 +1135,13 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
         let value = &b[v.start..v.end];
         // Known token shapes and PEM blocks are named by their own rules, further along the main loop.
         if whole_token(value).is_some() || value.starts_with(b"-----BEGIN") {
+            return op + 1;
+        }
+        // A bare value stops at `]`: `[MASKED]` is read as `[MASKED`; and before dots: `sk_test_...` as `sk_test_`.
+        if value.first() == Some(&b'[') && b.get(v.end) == Some(&b']') && is_mask_word(&b[v.start..=v.end]) {
+            return op + 1;
+        }
+        if starts_with_at(b, v.end, b"...") || starts_with_at(b, v.end, "…".as_bytes()) {
             return op + 1;
         }
         let env_line = plain_eq
@@ -1140,11 +1158,21 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
         if !accept_value(value, mode, kc.family) {
             return op + 1;
         }
-        if self.emit(v.start, v.end, kc.rule) {
-            v.end
-        } else {
-            op + 1
+        if !self.emit(v.start, v.end, kc.rule) {
+            return op + 1;
         }
+        // A Terraform plan shows a change as `"old" -> "new"`: the new value is the same key's.
+        let after = v.end + usize::from(v.quoted);
+        if starts_with_at(b, after, b" -> ") {
+            if let Some(w) = self.value_at(after + 4, azure) {
+                let next = &b[w.start..w.end];
+                if w.quoted == v.quoted && whole_token(next).is_none() && accept_value(next, mode, kc.family) {
+                    self.emit(w.start, w.end, kc.rule);
+                    return w.end;
+                }
+            }
+        }
+        v.end
     }
 
     /// The value after an operator, on the same line: quoted (`"…"`, `'…'`, `` `…` ``, or `\"…\"` inside
@@ -1253,6 +1281,10 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             if host_ok && accept_url_password(pw) {
                 if RAW {
                     return self.bail();
+                }
+                // A token as the user name (`https://ghp_…:x-oauth-basic@github.com`) goes too.
+                if let Some(user_rule) = whole_token(&b[u..c]) {
+                    self.emit(u, c, user_rule);
                 }
                 let rule = whole_token(pw).unwrap_or(Rule::UrlCredentials);
                 if self.emit(c + 1, a, rule) {

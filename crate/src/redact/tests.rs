@@ -111,6 +111,18 @@ fn benign_look_alikes_stay() {
         "SECRET_KEY_BASE=%SECRET_KEY_BASE%",
         // An ARN names a secret; its last field is the secret's name.
         r#""SecretId": "arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-password-tlXTaB""#,
+        // Masked, elided, or still to be set (GitLab CI, gh, .env.example, compose files).
+        "CI_JOB_TOKEN=[MASKED]\nCI_REGISTRY_PASSWORD=[MASKED]",
+        "  - Token: gho_************************************",
+        "STRIPE_SECRET_KEY=sk_test_...\nSTRIPE_WEBHOOK_SECRET=whsec_…",
+        "SESSION_SECRET=replace-with-output-of-openssl-rand-hex-32",
+        "  password               = \"CHANGE-ME-IN-CONSOLE\"",
+        "      SESSION_SECRET: ${SESSION_SECRET:?required}",
+        "# SESSION_SECRET=  (ask in #platform, never commit)",
+        "docker build --secret id=npmrc,src=$HOME/.npmrc .",
+        // A database's primary key shares the words of Azure's primaryKey.
+        r#"{"primaryKey":"user_id","primary_key":true}"#,
+        "Model.init({ id: { type: DataTypes.UUID, primaryKey: true } })",
     ];
     for input in cases {
         assert_eq!(text(input), input);
@@ -129,6 +141,46 @@ fn values_that_only_look_like_fill_ins_are_secrets() {
     for (input, want) in cases {
         assert_eq!(text(input), want, "input: {input}");
     }
+}
+
+#[test]
+fn secrets_in_tool_output_layouts() {
+    let cases: Vec<(String, String)> = vec![
+        // Terraform plan: operators aligned in a column, and a change shown as `"old" -> "new"`.
+        (
+            r#"      ~ "JWT_SECRET"      = "56AZFXqPLumPn/iVlYrlzOcp" -> "9B5paHTZ4qXKCQKBaZCsc2RW""#.into(),
+            r#"      ~ "JWT_SECRET"      = "[REDACTED:secret-assignment]" -> "[REDACTED:secret-assignment]""#.into(),
+        ),
+        // A token as a URL's user name, with a password beside it.
+        (
+            format!("url.\"https://gh{}_{}:x-oauth-basic@github.com/\".insteadOf", "p", body(36)),
+            "url.\"https://[REDACTED:github-token]:[REDACTED:url-credentials]@github.com/\".insteadOf".into(),
+        ),
+        // Azure access keys.
+        (
+            r#""primaryKey": "4nZYdYNWuBtP3Qcv7uyClQ2paO8o7gH1VB0K3Qgr6xQ=","#.into(),
+            r#""primaryKey": "[REDACTED:secret-assignment]","#.into(),
+        ),
+    ];
+    for (input, want) in cases {
+        assert_eq!(text(&input), want, "input: {input}");
+    }
+}
+
+#[test]
+fn a_name_value_pair_names_its_value() {
+    let j = |s: &str| r().redact_json(s).map(|(out, hits)| (out, hits[0].path.clone()));
+    let har = r#"{"queryString":[{"name":"X-Goog-Expires","value":"900"},{"name":"X-Goog-Signature","value":"d114470b0e0ea3f1cb6f"}]}"#;
+    let want = r#"{"queryString":[{"name":"X-Goog-Expires","value":"900"},{"name":"X-Goog-Signature","value":"[REDACTED:url-signature]"}]}"#;
+    assert_eq!(j(har), Some((want.to_string(), "$.queryString[1].value".to_string())));
+    let env = r#"{"env":[{"name":"DB_PASSWORD","value":"hunter2-Prod"},{"name":"LOG_LEVEL","value":"debug"}]}"#;
+    assert_eq!(
+        j(env).unwrap().0,
+        r#"{"env":[{"name":"DB_PASSWORD","value":"[REDACTED:secret-assignment]"},{"name":"LOG_LEVEL","value":"debug"}]}"#
+    );
+    // Only the value of the object whose name names a secret, and only a `name`/`key` member names.
+    assert!(j(r#"{"items":[{"name":"token","count":3},{"value":"hunter2-Prod"}]}"#).is_none());
+    assert!(j(r#"{"title":"DB_PASSWORD","value":"hunter2-Prod"}"#).is_none());
 }
 
 #[test]
