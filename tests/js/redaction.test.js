@@ -131,7 +131,7 @@ const show = (xs) => xs.map((x) => `[${x.rule ?? x.why}] ${JSON.stringify(x.inpu
 // The held-out sets (tests/fixtures/redaction/holdout.mjs, holdout2.mjs) were written by other sessions without
 // looking at the rules. First runs: set 1, 229 of 230 secrets gone and 5 of 218 benign lines redacted (rule set
 // 2026-11-29.1); set 2 (long tool output), 172 of 180 and 7 of 181 (2026-11-29.2). The rules were then changed for
-// what they found (2026-11-29.3), so they are no longer blind, and stay here to keep those cases fixed. Their
+// what they found (2026-11-29.3 and .4), so they are no longer blind, and stay here to keep those cases fixed. Their
 // labels name one rule where two may apply, so only "the secret is gone" is asserted, not which rule said so.
 test("held-out set 1: recall >= 99% and false positives <= 1% through the core", () => {
   const { positives, negatives, leaked, flagged } = heldOut("holdout");
@@ -139,11 +139,10 @@ test("held-out set 1: recall >= 99% and false positives <= 1% through the core",
   assert.ok(flagged.length / negatives.length <= 0.01, `false positives: ${rate(flagged.length, negatives.length)}\n${show(flagged)}`);
 });
 
-// Set 2's misses that remain, each a pattern the rules do not cover (see the README): a secret echoed in an S3 error
-// body (`<SignatureProvided>`), a Sequelize error object (`path: 'key', value: '…'`), an SQL INSERT whose values
-// line up with a `client_secret` column, and a SHA-256 of a token echoed by a unique-key error. A new miss fails
-// here, and so does fixing one of these (then take it off the list).
-const KNOWN_MISSES_2 = ["2c9a2e91129d", "7SBIwowohVem", "x3zY5eZzATcw", "69b868e687ff"];
+// Set 2's miss that remains, a pattern the rules do not cover (see the README): a Sequelize error object
+// (`path: 'key', value: '…'`; a column named `key` alone names no secret). A new miss fails here, and so does
+// fixing this one (then take it off the list).
+const KNOWN_MISSES_2 = ["7SBIwowohVem"];
 
 test("held-out set 2 (long tool output): only the known misses, false positives <= 1%", () => {
   const { negatives, leaked, flagged } = heldOut("holdout2");

@@ -46,6 +46,10 @@
 //! `primaryKey`/`secondaryKey` (Azure) take only a credential-shaped value (a database's primary key shares the
 //! words). In JSON, the `value` of an object whose `name` (or `key`) names a secret is that secret (HAR files,
 //! container env lists), and a token used as a URL's user name goes with the password beside it.
+//!
+//! Copies: once a secret of 8 bytes or more is found in a text (a JSON string, or a text entry), its other
+//! occurrences there go too, with the same rule (an SQL `INSERT` before the error that names the column, a signed
+//! URL and then the signature in the error body), within a bounded amount of searching (see `add_echoes`).
 //! `custom-<n>`: the n-th user pattern.
 
 mod json;
@@ -58,7 +62,7 @@ use std::collections::HashMap;
 pub use rules::{Rule, BUILTIN_RULES};
 
 /// Version of the built-in rule set, written next to every redaction list. Bump when rules change.
-pub const RULESET_VERSION: &str = "2026-11-29.3";
+pub const RULESET_VERSION: &str = "2026-11-29.4";
 
 /// Redaction settings. `Default` is enabled with no extra patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -220,8 +224,91 @@ impl Redactor {
         if !self.custom.is_empty() {
             user::apply(&self.custom, text, &mut found, &sc.markers, &allowed);
         }
+        if !found.is_empty() {
+            add_echoes(text, &mut found);
+        }
         found
     }
+}
+
+/// Bytes of text searched for copies of found secrets, at most, per text (see [`add_echoes`]).
+const ECHO_BUDGET: usize = 4 << 20;
+
+/// Adds the copies of each found secret elsewhere in the same text. A secret is often quoted where a rule sees it
+/// and echoed where none does: an SQL `INSERT` before the unique-key error that names the column, a signed URL and
+/// then the signature in the error body, `export TOKEN=…` and then the value alone. Each distinct secret of 8 bytes
+/// or more is looked for in the whole text, as long as that is at most `ECHO_BUDGET` bytes of searching (a 1 MiB
+/// text with up to 4 distinct secrets, 64 KiB with up to 64), so that a long text full of secrets stays linear.
+/// A copy takes the rule of the secret it copies.
+fn add_echoes(text: &str, found: &mut Vec<scan::Found>) {
+    let most = ECHO_BUDGET / text.len().max(1);
+    let mut secrets: Vec<(&[u8], Rule)> = Vec::new();
+    for f in found.iter() {
+        let s = text.as_bytes().get(f.start..f.end).unwrap_or(&[]);
+        if s.len() >= 8 && !secrets.iter().any(|(x, _)| *x == s) {
+            if secrets.len() == most {
+                return;
+            }
+            secrets.push((s, f.rule));
+        }
+    }
+    let before = found.len();
+    let alnum = |c: Option<u8>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+    let b = text.as_bytes();
+    for (s, rule) in secrets {
+        let (first, last) = (s.first().copied(), s.last().copied());
+        let mut from = 0;
+        while let Some(at) = find_bytes(b, s, from) {
+            from = at + 1;
+            let end = at + s.len();
+            // Not a piece of a longer word (`hunter2xyz` is not a copy of `hunter2`).
+            let inside = (alnum(first) && at > 0 && alnum(b.get(at - 1).copied()))
+                || (alnum(last) && alnum(b.get(end).copied()));
+            if !inside && !found.iter().any(|f| f.start < end && at < f.end) {
+                found.push(scan::Found { start: at, end, rule });
+            }
+        }
+    }
+    if found.len() > before {
+        found.sort_unstable_by_key(|f| f.start);
+    }
+}
+
+/// The first `needle` (2 bytes or more) in `hay` at or after `from`. On wasm, sixteen positions at a time: those
+/// where the needle's first two bytes are, then a compare of each (a searcher set up per needle, as `str::find`
+/// does, cost more than the search itself in a text of a few kilobytes).
+fn find_bytes(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    let last = hay.len().checked_sub(needle.len())?;
+    let mut i = from;
+    #[cfg(target_arch = "wasm32")]
+    while i + 17 <= hay.len() && i <= last {
+        let mut hits = pairs16(&hay[i..i + 17], needle[0], needle[1]);
+        while hits != 0 {
+            let at = i + hits.trailing_zeros() as usize;
+            if at <= last && hay[at..at + needle.len()] == *needle {
+                return Some(at);
+            }
+            hits &= hits - 1;
+        }
+        i += 16;
+    }
+    while i <= last {
+        if hay[i] == needle[0] && hay[i..i + needle.len()] == *needle {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Bit k: bytes k and k + 1 of the 17 are `a` and `b` (wasm simd128).
+#[cfg(target_arch = "wasm32")]
+#[target_feature(enable = "simd128")]
+fn pairs16(chunk: &[u8], a: u8, b: u8) -> u32 {
+    use core::arch::wasm32::*;
+    // SAFETY: the chunk holds 17 readable bytes, so both loads are in bounds; wasm loads need no alignment.
+    let (v, w) = unsafe { (v128_load(chunk.as_ptr().cast::<v128>()), v128_load(chunk[1..].as_ptr().cast::<v128>())) };
+    u32::from(u8x16_bitmask(v128_and(i8x16_eq(v, u8x16_splat(a)), i8x16_eq(w, u8x16_splat(b)))))
 }
 
 /// Appends `[REDACTED:<rule-id>]`.

@@ -168,6 +168,51 @@ fn secrets_in_tool_output_layouts() {
 }
 
 #[test]
+fn copies_of_a_found_secret_go_too() {
+    let sql = "INSERT INTO api_clients (name, client_secret) VALUES ('v2', 'x3zY5eZzATcw7w4GbgHk');\n\
+               ERROR 1062 (23000): Duplicate entry 'x3zY5eZzATcw7w4GbgHk' for key 'api_clients.client_secret'";
+    let want = "INSERT INTO api_clients (name, client_secret) VALUES ('v2', '[REDACTED:db-key-echo]');\n\
+                ERROR 1062 (23000): Duplicate entry '[REDACTED:db-key-echo]' for key 'api_clients.client_secret'";
+    assert_eq!(text(sql), want);
+    let (_, hits) = r().redact_text(sql).unwrap();
+    assert_eq!(hits, vec![Hit { path: "$".into(), rule: "db-key-echo".into(), count: 2 }]);
+    // Not a piece of a longer word, and not a secret shorter than 8 bytes.
+    assert_eq!(
+        text("password=k9Xq2Lm7vPz then k9Xq2Lm7vPz9 and xk9Xq2Lm7vPz"),
+        "password=[REDACTED:secret-assignment] then k9Xq2Lm7vPz9 and xk9Xq2Lm7vPz"
+    );
+    assert_eq!(text("password=Zq7x-9a then Zq7x-9a"), "password=[REDACTED:secret-assignment] then Zq7x-9a");
+    // Within a budget of searching: a long text with many distinct secrets is not searched again.
+    let secrets: Vec<String> = (0..8).map(|i| format!("k9Xq2Lm7vPz{i:02}")).collect();
+    let mut long = String::new();
+    for s in &secrets {
+        long.push_str(&format!("password={s}\n"));
+    }
+    long.push_str(&"filler line without anything\n".repeat((ECHO_BUDGET / 8) / 29 + 1));
+    long.push_str(&secrets[0]);
+    assert!(long.len() * 8 > ECHO_BUDGET);
+    assert!(r().redact_text(&long).unwrap().0.ends_with(&secrets[0]));
+    let short_enough = long.replacen(&format!("password={}\n", secrets[7]), "", 1);
+    assert!(short_enough.len() * 7 <= ECHO_BUDGET);
+    assert!(r().redact_text(&short_enough).unwrap().0.ends_with("[REDACTED:secret-assignment]"));
+}
+
+#[test]
+fn find_bytes_finds_what_a_naive_search_finds() {
+    let mut state = 0x1234_5678u32;
+    for round in 0..400 {
+        let n = (xorshift(&mut state) % 200) as usize;
+        let hay: Vec<u8> = (0..n).map(|_| b"abc"[(xorshift(&mut state) % 3) as usize]).collect();
+        let m = 2 + (xorshift(&mut state) % 4) as usize;
+        let needle: Vec<u8> = (0..m).map(|_| b"abc"[(xorshift(&mut state) % 3) as usize]).collect();
+        for from in 0..=n {
+            let naive = (from..n.saturating_sub(m - 1)).find(|&i| hay[i..i + m] == needle[..]);
+            assert_eq!(find_bytes(&hay, &needle, from), naive, "round {round} from {from}");
+        }
+    }
+}
+
+#[test]
 fn a_name_value_pair_names_its_value() {
     let j = |s: &str| r().redact_json(s).map(|(out, hits)| (out, hits[0].path.clone()));
     let har = r#"{"queryString":[{"name":"X-Goog-Expires","value":"900"},{"name":"X-Goog-Signature","value":"d114470b0e0ea3f1cb6f"}]}"#;
