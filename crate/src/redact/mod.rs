@@ -45,7 +45,8 @@
 //! may be aligned in a column (`"JWT_SECRET"      = …`), and a Terraform change `"old" -> "new"` loses both.
 //! `primaryKey`/`secondaryKey` (Azure) take only a credential-shaped value (a database's primary key shares the
 //! words). In JSON, the `value` of an object whose `name` (or `key`) names a secret is that secret (HAR files,
-//! container env lists), and a token used as a URL's user name goes with the password beside it.
+//! container env lists), and so is a YAML `value:` under a `- name:` that names one (Kubernetes env lists); a token
+//! used as a URL's user name goes with the password beside it.
 //!
 //! Copies: once a secret of 8 bytes or more is found in a text (a JSON string, or a text entry), its other
 //! occurrences there go too, with the same rule (an SQL `INSERT` before the error that names the column, a signed
@@ -62,7 +63,7 @@ use std::collections::HashMap;
 pub use rules::{Rule, BUILTIN_RULES};
 
 /// Version of the built-in rule set, written next to every redaction list. Bump when rules change.
-pub const RULESET_VERSION: &str = "2026-11-29.4";
+pub const RULESET_VERSION: &str = "2026-11-29.5";
 
 /// Redaction settings. `Default` is enabled with no extra patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -253,17 +254,17 @@ fn add_echoes(text: &str, found: &mut Vec<scan::Found>) {
         }
     }
     let before = found.len();
-    let alnum = |c: Option<u8>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+    // A word byte, as the scan has them (`[A-Za-z0-9_.-]`).
+    let word = |c: Option<&u8>| c.is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'));
     let b = text.as_bytes();
     for (s, rule) in secrets {
-        let (first, last) = (s.first().copied(), s.last().copied());
         let mut from = 0;
         while let Some(at) = find_bytes(b, s, from) {
             from = at + 1;
             let end = at + s.len();
-            // Not a piece of a longer word (`hunter2xyz` is not a copy of `hunter2`).
-            let inside = (alnum(first) && at > 0 && alnum(b.get(at - 1).copied()))
-                || (alnum(last) && alnum(b.get(end).copied()));
+            // A copy stands alone: not a piece of a longer word (`hunter2xyz` is no copy of `hunter2`), and its
+            // marker leaves its neighbours as they were read, so a second pass finds nothing new.
+            let inside = (at > 0 && word(b.get(at - 1))) || word(b.get(end));
             if !inside && !found.iter().any(|f| f.start < end && at < f.end) {
                 found.push(scan::Found { start: at, end, rule });
             }

@@ -139,6 +139,12 @@ fn in_arn(b: &[u8], ks: usize) -> bool {
     starts_with_ci(b, start, b"arn:")
 }
 
+/// Whether `key` is the word `value` (the second half of a YAML name/value pair, see `Scanner::named_by_sibling`).
+#[inline]
+fn is_value_key(b: &[u8], key: (usize, usize)) -> bool {
+    key.1 - key.0 == 5 && &b[key.0..key.1] == b"value"
+}
+
 /// Whether a value read after a key and a space is itself an assignment, `NAME=value` (`TWINE_USERNAME=__token__
 /// TWINE_PASSWORD=…`: the value of `__token__` is not `TWINE_PASSWORD=…`; the assignment is taken on its own). Base64
 /// padding (`…==`) is not an operator.
@@ -777,7 +783,7 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             b'=' => !(next == Some(b'(') && p > 0 && b[p - 1] == b')'),
             _ => false,
         };
-        plain && key.1 > key.0 && self.keys.classify(b, key.0, key.1).is_none()
+        plain && key.1 > key.0 && !is_value_key(b, key) && self.keys.classify(b, key.0, key.1).is_none()
     }
 
     /// A stop (`b[p]` is `:`, `=` or `[`) whose key is `key`; returns where to resume.
@@ -1116,7 +1122,8 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             return op + 1;
         }
         let k = &b[ks..ke];
-        let Some(kc) = self.keys.classify(b, ks, ke) else {
+        let kc = self.keys.classify(b, ks, ke);
+        let Some(kc) = kc.or_else(|| self.named_by_sibling(ks, ke)) else {
             return op + 1;
         };
         if in_arn(b, ks) {
@@ -1173,6 +1180,37 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             }
         }
         v.end
+    }
+
+    /// For the key `value` of a YAML name/value pair, what the name names (`- name: DB_PASSWORD` on the line before
+    /// `  value: …`, as in Kubernetes env lists), when the two keys line up; the name must name a secret.
+    fn named_by_sibling(&mut self, ks: usize, ke: usize) -> Option<KeyClass> {
+        let b = self.b;
+        if !is_value_key(b, (ks, ke)) {
+            return None;
+        }
+        let from = ks.saturating_sub(512);
+        let ls = from + b[from..ks].iter().rposition(|&c| c == b'\n')? + 1;
+        if !b[ls..ks].iter().all(|&c| c == b' ') {
+            return None;
+        }
+        let indent = ks - ls;
+        let ps = from + b[from..ls - 1].iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+        let name_at = ps + indent;
+        let lead = b.get(ps..name_at)?;
+        let dash = lead.len() >= 2 && lead.ends_with(b"- ") && lead[..lead.len() - 2].iter().all(|&c| c == b' ');
+        if !(dash || lead.iter().all(|&c| c == b' ')) || !starts_with_at(b, name_at, b"name:") {
+            return None;
+        }
+        let mut ns = name_at + 5;
+        while b.get(ns) == Some(&b' ') {
+            ns += 1;
+        }
+        if matches!(b.get(ns), Some(b'"' | b'\'')) {
+            ns += 1;
+        }
+        let ne = ns + run_len(b, ns, |c| is_alnum(c) || matches!(c, b'_' | b'-' | b'.'));
+        self.keys.classify(b, ns, ne)
     }
 
     /// The value after an operator, on the same line: quoted (`"…"`, `'…'`, `` `…` ``, or `\"…\"` inside
