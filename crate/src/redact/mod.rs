@@ -242,10 +242,11 @@ const ECHO_BUDGET: usize = 4 << 20;
 /// text with up to 4 distinct secrets, 64 KiB with up to 64), so that a long text full of secrets stays linear.
 /// A copy takes the rule of the secret it copies.
 fn add_echoes(text: &str, found: &mut Vec<scan::Found>) {
-    let most = ECHO_BUDGET / text.len().max(1);
+    let b = text.as_bytes();
+    let most = ECHO_BUDGET / b.len().max(1);
     let mut secrets: Vec<(&[u8], Rule)> = Vec::new();
     for f in found.iter() {
-        let s = text.as_bytes().get(f.start..f.end).unwrap_or(&[]);
+        let s = b.get(f.start..f.end).unwrap_or(&[]);
         if s.len() >= 8 && !secrets.iter().any(|(x, _)| *x == s) {
             if secrets.len() == most {
                 return;
@@ -256,7 +257,6 @@ fn add_echoes(text: &str, found: &mut Vec<scan::Found>) {
     let before = found.len();
     // A word byte, as the scan has them (`[A-Za-z0-9_.-]`).
     let word = |c: Option<&u8>| c.is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'));
-    let b = text.as_bytes();
     for (s, rule) in secrets {
         let mut from = 0;
         while let Some(at) = find_bytes(b, s, from) {
@@ -275,31 +275,35 @@ fn add_echoes(text: &str, found: &mut Vec<scan::Found>) {
     }
 }
 
-/// The first `needle` (2 bytes or more) in `hay` at or after `from`. On wasm, sixteen positions at a time: those
-/// where the needle's first two bytes are, then a compare of each (a searcher set up per needle, as `str::find`
-/// does, cost more than the search itself in a text of a few kilobytes).
+/// The first `needle` (2 bytes or more) in `hay` at or after `from`: on wasm by [`find_by_pairs`] first, the rest
+/// (and elsewhere, all of it) by [`rules::find_from`].
 fn find_bytes(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
-    let last = hay.len().checked_sub(needle.len())?;
-    let mut i = from;
     #[cfg(target_arch = "wasm32")]
+    let from = match find_by_pairs(hay, needle, from) {
+        Ok(at) => return Some(at),
+        Err(rest) => rest,
+    };
+    rules::find_from(hay, needle, from)
+}
+
+/// [`find_bytes`] sixteen positions at a time while 17 bytes are left: those where the needle's first two bytes
+/// are, then a compare of each (a searcher set up per needle, as `str::find` does, cost more than the search
+/// itself in a text of a few kilobytes). `Err`: where to go on one byte at a time.
+#[cfg(target_arch = "wasm32")]
+fn find_by_pairs(hay: &[u8], needle: &[u8], mut i: usize) -> Result<usize, usize> {
+    let Some(last) = hay.len().checked_sub(needle.len()) else { return Err(i) };
     while i + 17 <= hay.len() && i <= last {
         let mut hits = pairs16(&hay[i..i + 17], needle[0], needle[1]);
         while hits != 0 {
             let at = i + hits.trailing_zeros() as usize;
             if at <= last && hay[at..at + needle.len()] == *needle {
-                return Some(at);
+                return Ok(at);
             }
             hits &= hits - 1;
         }
         i += 16;
     }
-    while i <= last {
-        if hay[i] == needle[0] && hay[i..i + needle.len()] == *needle {
-            return Some(i);
-        }
-        i += 1;
-    }
-    None
+    Err(i)
 }
 
 /// Bit k: bytes k and k + 1 of the 17 are `a` and `b` (wasm simd128).

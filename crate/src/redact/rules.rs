@@ -142,12 +142,17 @@ pub fn starts_with_ci(b: &[u8], i: usize, pat: &[u8]) -> bool {
 
 /// Naive substring search; the haystacks here are short (a value, a 256-byte window).
 pub fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    find_from(hay, needle, 0)
+}
+
+/// [`find`] at or after `from`.
+pub fn find_from(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     if needle.is_empty() || hay.len() < needle.len() {
         return None;
     }
     let first = needle[0];
     let last = hay.len() - needle.len();
-    let mut i = 0;
+    let mut i = from;
     while i <= last {
         if hay[i] == first && &hay[i..i + needle.len()] == needle {
             return Some(i);
