@@ -126,6 +126,37 @@ fn fixtures_are_idempotent() {
     }
 }
 
+/// A redactor keeps what it learnt of keys from call to call (its key cache). Whatever it has seen before, it
+/// answers as a fresh one: every fixture, through one redactor forwards and then backwards (hundreds of distinct
+/// keys, so the cache's slots are taken over many times), against a fresh redactor per fixture.
+#[test]
+fn a_used_redactor_answers_as_a_fresh_one() {
+    let all: Vec<_> = fixtures("positives.jsonl").into_iter().chain(fixtures("negatives.jsonl")).collect();
+    let used = redactor();
+    let mut redacted = 0;
+    for p in all.iter().chain(all.iter().rev()) {
+        let mode = p["mode"].as_str().unwrap_or("text");
+        let input = p["input"].as_str().unwrap();
+        let got = run(&used, mode, input);
+        redacted += usize::from(got.is_some());
+        assert_eq!(got, run(&redactor(), mode, input), "{input:?}");
+    }
+    assert!(redacted > all.len(), "the fixtures hold secrets: {redacted} of {} redacted", 2 * all.len());
+    // Keys of one length that share their first 8 or 16 bytes, one naming a secret and one not, in turn.
+    let value = "q8Zr2LmW9xPv4TkN";
+    for round in 0..3 {
+        for (key, secret) in [
+            ("github_token", true),
+            ("github_tokes", false),
+            ("aws_secret_access_key", true),
+            ("aws_secret_access_kez", false),
+        ] {
+            let input = format!("{key}={value}");
+            assert_eq!(run(&used, "text", &input).is_some(), secret, "round {round}: {input}");
+        }
+    }
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 mod props {
     use super::*;

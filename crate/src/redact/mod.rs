@@ -58,6 +58,7 @@ mod rules;
 mod scan;
 mod user;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 pub use rules::{Rule, BUILTIN_RULES};
@@ -96,12 +97,19 @@ pub struct Hit {
     pub count: usize,
 }
 
-/// A configured redactor. Cheap to build (nothing is compiled unless user patterns are given) and immutable.
+/// A configured redactor. Cheap to build (nothing is compiled unless user patterns are given); its configuration
+/// never changes.
 pub struct Redactor {
     enabled: bool,
     allow: Vec<String>,
     allow_re: Vec<(u16, regex_lite::Regex)>,
     custom: Vec<(u16, regex_lite::Regex)>,
+    /// What `classify_key` said of the keys met so far, kept from call to call: entries repeat their keys (`tool`,
+    /// `output`, `exit_code`, the keys of the log lines they quote), and a fresh cache for each call made every key
+    /// a miss again (on a 1 KiB entry, a fifth of the core's redaction time; wasm profile). The answers depend on
+    /// the key's bytes alone, so what the cache holds changes speed, never results. Not shared between threads
+    /// (the wasm core has one).
+    keys: RefCell<scan::KeyCache>,
 }
 
 impl Redactor {
@@ -117,7 +125,8 @@ impl Redactor {
             (Vec::new(), Vec::new())
         };
         let allow = opts.allow.iter().filter(|a| !a.is_empty()).cloned().collect();
-        (Redactor { enabled: opts.enabled, allow, allow_re, custom }, warnings)
+        let keys = RefCell::new(scan::KeyCache::default());
+        (Redactor { enabled: opts.enabled, allow, allow_re, custom, keys }, warnings)
     }
 
     /// Redacts free text (a decoded string). Returns `None` when nothing matched (the fast, common case).
@@ -126,7 +135,7 @@ impl Redactor {
         if !self.enabled || text.is_empty() {
             return None;
         }
-        let spans = self.find(text, &mut scan::KeyCache::default(), scan::Resume::START);
+        let spans = self.with_keys(|keys| self.find(text, keys, scan::Resume::START));
         if spans.is_empty() {
             return None;
         }
@@ -178,12 +187,11 @@ impl Redactor {
         if !self.enabled || raw.is_empty() {
             return None;
         }
-        let keys = std::cell::RefCell::new(scan::KeyCache::default());
-        let find = |t: &str, from: scan::Resume| self.find(t, &mut keys.borrow_mut(), from);
+        let find = |t: &str, from: scan::Resume| self.with_keys(|keys| self.find(t, keys, from));
         let allowed = |s: &str| self.allowed(s);
         // User patterns run on decoded text: with any, every string is decoded.
         let clean_raw = |content: &str, esc: &[u64]| {
-            scan::Scanner::new_raw(content, esc, &allowed, &mut keys.borrow_mut()).run_raw()
+            self.with_keys(|keys| scan::Scanner::new_raw(content, esc, &allowed, keys).run_raw())
         };
         let scan_raw: Option<json::ScanRaw> = if raw_scan && self.custom.is_empty() { Some(&clean_raw) } else { None };
         let edits = json::walk(raw, key, &find, scan_raw, &allowed);
@@ -205,6 +213,15 @@ impl Redactor {
         }
         out.push_str(raw.get(last..).unwrap_or(""));
         Some((out, hits.into_vec()))
+    }
+
+    /// Runs `f` with the key cache. The calls that use it never nest; were one to, it would get a fresh cache
+    /// rather than a panic.
+    fn with_keys<T>(&self, f: impl FnOnce(&mut scan::KeyCache) -> T) -> T {
+        match self.keys.try_borrow_mut() {
+            Ok(mut keys) => f(&mut keys),
+            Err(_) => f(&mut scan::KeyCache::default()),
+        }
     }
 
     fn allowed(&self, s: &str) -> bool {
