@@ -142,6 +142,20 @@ export const JS_RULES = [
   // a keyword at a word start, not a `secret_name`/`token_count`-like neighbour; a value of 6+ non-space characters
   ["secret-assignment", new RegExp(`(?<![A-Za-z])(?:${KEYWORDS})(?![_-]?(?:name|id|count|type|url|path|file|expir|refresh|s\\b))[A-Za-z0-9_]*["']?\\s*(?:=|:|=>)\\s*["']?([^\\s"',;]{6,})`, "gi")],
   ["db-key-echo", new RegExp(`Key \\([^)]*(?:${KEYWORDS})[^)]*\\)=\\(([^)]*)\\)|Duplicate entry '([^']*)' for key '[^']*(?:${KEYWORDS})`, "gi")],
+  // a known program, then in the same command its password option and the value (or the part of it after
+  // `user:`, `user%`, `pass:`); no option-value pairing or placeholder filter
+  ["command-line-password", new RegExp([
+    `\\b(?:mysql\\w*|mariadb\\S*|7z[az]?)\\b[^\\n|;&]*?\\s-p(?!\\s)['"]?([^\\s'"]+)`,
+    `\\bcurl\\b[^\\n|;&]*?\\s(?:-[uU]\\s?|--(?:proxy-)?user[\\s=])['"]?[^\\s:'"]*:([^\\s'"]+)`,
+    `\\b(?:sshpass|mongo\\w*|login)\\b[^\\n|;&]*?\\s-p\\s+['"]?([^\\s'"-][^\\s'"]*)`,
+    `\\bredis-cli\\b[^\\n|;&]*?\\s-a\\s+['"]?([^\\s'"]+)`,
+    `\\b(?:sqlcmd|bcp|zip|unzip|ssh-keygen)\\b[^\\n|;&]*?\\s-[PN]\\s+['"]?([^\\s'"]+)`,
+    `\\bldap\\w+\\b[^\\n|;&]*?\\s-w\\s+['"]?([^\\s'"]+)`,
+    `\\bsmbclient\\b[^\\n|;&]*?\\s-U\\s?['"]?[^\\s%'"]*%([^\\s'"]+)`,
+    `\\bopenssl\\b[^\\n|;&]*?\\s(?:-pass(?:in|out)?\\s+pass:|-k\\s+)([^\\s'"]+)`,
+    `\\b(?:keytool|jarsigner)\\b[^\\n|;&]*?\\s-(?:src|dest)?(?:store|key)pass\\s+['"]?([^\\s'"]+)`,
+    `\\bhtpasswd\\s+-\\w*b\\w*\\s+(?:\\S+\\s+){1,2}['"]?([^\\s'"]+)`,
+  ].join("|"), "g")],
 ];
 
 /** Applies every JS rule in turn; returns { text, count }. */
@@ -329,7 +343,7 @@ function section(results) {
   L.push(
     "**core, redact on** is the whole `Core.record()` call through the wasm boundary (parse, stamp, id, redaction, string in and out) " +
       "with redaction on; **redaction alone** is the paired difference between that and the same call with `redact: false` (the core " +
-      "exports nothing that redacts alone, and crate/ was not changed for the bench). **JS RegExp** is the same 24 rules written as one JS " +
+      "exports nothing that redacts alone, and crate/ was not changed for the bench). **JS RegExp** is the same " + JS_RULES.length + " rules written as one JS " +
       "`RegExp` each (in bench/redaction.js; approximations of the Rust matchers, without their character-mix, placeholder and key-name " +
       "filters), run rule after rule with `String.replace` on the same text in the same process. Input shape: the text as a JSON entry " +
       "`{\"tool\":\"bash\",\"output\":…}` (the line holds it once); rows marked *text* pass the bare text, which the core keeps as `raw` " +
@@ -406,7 +420,7 @@ function section(results) {
     `Notes: redaction's share of a 1 KiB entry through the pipeline is the clean row minus the redact-off row ` +
       `(${f2(p.clean.recordUs - p["clean, redact off"].recordUs)} µs in Node); with redaction off the pipeline is ` +
       `${off.toFixed(2)}× the bare append${off > 3 ? ", so the 3× target is missed by the rest of the path too" : ""}. ` +
-      `The JS baseline here is 24 rules, not the 98 of ../shared/TOOLCHAIN.md, and V8/JSC scan clean text fast when few rules can ` +
+      `The JS baseline here is ${JS_RULES.length} rules, not the 98 of ../shared/TOOLCHAIN.md, and V8/JSC scan clean text fast when few rules can ` +
       `start a match; on secret-laden text, where its replacements run, the core's lead is largest. On the shared fixtures the ` +
       `bench's JS rules catch ${jsFixtureScore()} (the core's figures: \`node bench/redaction-report.js\`).`,
   );

@@ -217,6 +217,19 @@ const TEXT_PIECES: &[&str] = &[
     "max_tokens",
     "secret_name",
     "{\"password\": \"s3cr3t-Pw9\"}",
+    "mysql",
+    "curl",
+    "sshpass",
+    "htpasswd",
+    "docker login",
+    " -p",
+    "-p",
+    " -u ",
+    " -b ",
+    "admin:",
+    "|",
+    "&&",
+    "\\\n",
 ];
 
 /// Raw content pieces, used as they are: escapes of every kind (also `\uXXXX`, surrogate pairs, invalid ones)
@@ -392,6 +405,32 @@ fn raw_clean_with_twilio_at_every_distance() {
             check_raw(&c);
             same_redaction(&r, &format!("{{\"output\":\"{c}\"}}"), "output");
         }
+    }
+}
+
+#[test]
+fn raw_clean_with_escapes_in_a_command() {
+    // A password option is looked up with its program, back along the command: an escape on the way (a tab, a
+    // quote, a backslash) reads differently in the raw text, which must then leave the string to the decoded scan.
+    let r = Redactor::new(&RedactOptions::default()).0;
+    let commands = [
+        ("mysql\\t-phunter2", true),
+        ("mysql -u\\troot -phunter2", true),
+        ("\\\"mysql\\\" -phunter2", true),
+        ("sshpass\\t-p hunter2 ssh host", true),
+        ("curl -sS\\t-u admin:s3cr3t-Pw9 https:\\/\\/x", true),
+        ("htpasswd -b f\\tadmin s3cr3t-Pw9", true),
+        ("mysql \\\\\\n-phunter2", true),
+        ("mysql\\n-phunter2", false),
+        ("redis-cli\\r\\n-a s3cr3t-Pw9", false),
+    ];
+    for (cmd, redacted) in commands {
+        let c = format!("{}{cmd} done", escape(&clean_log(LONG, 4)));
+        check_raw(&c);
+        let doc = format!("{{\"output\":\"{c}\"}}");
+        same_redaction(&r, &doc, "output");
+        let out = r.redact_json(&doc).map(|(out, _)| out).unwrap_or_default();
+        assert_eq!(out.contains("[REDACTED:command-line-password]"), redacted, "{cmd}");
     }
 }
 

@@ -32,7 +32,11 @@
 //! api_key, access_key, client_secret, auth, credentials, … — in code, env files, JSON, YAML, query strings and
 //! `--flag value`), `db-key-echo` (PostgreSQL `Key (col)=(value)` and MySQL `Duplicate entry 'value' for key
 //! 'col'` when a column names a secret; other columns such as `email` are kept: they are what an agent needs to
-//! debug a unique violation, and personal data is not what this redactor is for).
+//! debug a unique violation, and personal data is not what this redactor is for), `command-line-password` (a
+//! password given to a program on its command line, looked up with the program it is given to: `mysql -pX`,
+//! `curl -u user:X`, `sshpass -p X`, `docker login -p X`, `redis-cli -a X`, `sqlcmd -P X`, `ldapsearch -w X`,
+//! `smbclient -U user%X`, `htpasswd -b file user X`, `openssl … -passin pass:X`, `keytool -storepass X`, `7z -pX`,
+//! `zip -P X`, `ssh-keygen -N X`; `ssh -p 22`, `mkdir -p` and `mysql -p db`, which asks, are left alone).
 //!
 //! Values of secret-naming keys are filtered: placeholders (`***`, `<token>`, `${VAR}`, `$VAR`, `%VAR%`, `{{ … }}`,
 //! `changeme`, `CHANGE-ME-…`, `your_api_key`, `REPLACE_ME`, `INSERT_TOKEN_HERE`, anything containing `example`),
@@ -53,6 +57,7 @@
 //! URL and then the signature in the error body), within a bounded amount of searching (see `add_echoes`).
 //! `custom-<n>`: the n-th user pattern.
 
+mod command;
 mod json;
 mod rules;
 mod scan;
@@ -64,7 +69,7 @@ use std::collections::HashMap;
 pub use rules::{Rule, BUILTIN_RULES};
 
 /// Version of the built-in rule set, written next to every redaction list. Bump when rules change.
-pub const RULESET_VERSION: &str = "2026-11-29.5";
+pub const RULESET_VERSION: &str = "2026-11-29.6";
 
 /// Redaction settings. `Default` is enabled with no extra patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]

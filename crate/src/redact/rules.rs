@@ -34,6 +34,7 @@ pub enum Rule {
     BearerToken,
     SecretAssignment,
     DbKeyEcho,
+    CommandLinePassword,
     /// A user-supplied pattern; the number is its 1-based position in `RedactOptions::patterns`.
     Custom(u16),
 }
@@ -64,6 +65,7 @@ pub const BUILTIN_RULES: &[Rule] = &[
     Rule::BearerToken,
     Rule::SecretAssignment,
     Rule::DbKeyEcho,
+    Rule::CommandLinePassword,
 ];
 
 impl Rule {
@@ -93,6 +95,7 @@ impl Rule {
             Rule::BearerToken => "bearer-token",
             Rule::SecretAssignment => "secret-assignment",
             Rule::DbKeyEcho => "db-key-echo",
+            Rule::CommandLinePassword => "command-line-password",
             Rule::Custom(n) => return Cow::Owned(format!("custom-{n}")),
         })
     }

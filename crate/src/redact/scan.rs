@@ -12,6 +12,7 @@
 //! `on_word` could act on. The other runs only ever become the `key` of a later stop, so that is looked up
 //! backwards when a stop needs it.
 
+use super::command::{self, Look};
 use super::rules::*;
 
 /// One redaction: `start..end` (byte offsets into the scanned text, on character boundaries) becomes a marker.
@@ -96,6 +97,12 @@ impl<const RAW: bool> Text<'_, RAW> {
     #[inline]
     fn word_at(self, x: usize) -> bool {
         is_word(self.b[x]) && (!RAW || self.escaped64(x & !63) >> (x & 63) & 1 == 0)
+    }
+
+    /// Whether byte `x` is the second byte of an escape (never in decoded text).
+    #[inline]
+    fn escaped(self, x: usize) -> bool {
+        RAW && self.escaped64(x & !63) >> (x & 63) & 1 != 0
     }
 
     /// The escaped bits of the 64 bytes from `base` (a multiple of 64).
@@ -875,6 +882,9 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             if starts_with_at(b, s, b"-----BEGIN") {
                 return if RAW { Some(self.bail()) } else { self.pem(s) };
             }
+            if let Some(next) = self.command_line(s, e) {
+                return Some(next);
+            }
             if e - s > 4 && b[s + 1] == b'-' {
                 return self.flag(s, e);
             }
@@ -950,6 +960,27 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             return None;
         }
         self.emit(bs, be, Rule::PrivateKey).then_some(be)
+    }
+
+    /// `mysql -pSECRET`, `curl -u user:SECRET`, `sshpass -p SECRET`, …: a password option of the program it is given
+    /// to (see [`command`]). The program names the value, so it is taken as a literal (`-proot` is a password).
+    fn command_line(&mut self, s: usize, e: usize) -> Option<usize> {
+        let t = self.t();
+        let (value, part) = match command::option_at(self.b, s, e, |x| t.escaped(x)) {
+            Look::No => return None,
+            _ if RAW => return Some(self.bail()),
+            Look::Unsure => return None, // (raw text only)
+            Look::Yes { value, part } => (value, part),
+        };
+        let v = self.value_at(value, false)?;
+        if v.start != value + usize::from(v.quoted) {
+            return None;
+        }
+        let (ps, pe) = command::password_in(self.b, v.start, v.end, part)?;
+        if !accept_value(&self.b[ps..pe], Mode::Literal, Family::Password) {
+            return None;
+        }
+        self.emit(ps, pe, Rule::CommandLinePassword).then_some(pe)
     }
 
     /// `--password hunter2`, `--token "…"`: a command-line flag naming a secret, its value after one space.

@@ -283,6 +283,38 @@ fn a_twilio_account_sid_under_a_key_naming_twilio() {
 }
 
 #[test]
+fn command_line_passwords() {
+    let m = "[REDACTED:command-line-password]";
+    let cases: Vec<(&str, String)> = vec![
+        ("mysql -u root -pS3cr3t-Pw9 app", format!("mysql -u root -p{m} app")),
+        (
+            "docker exec -i db mysql -uroot -p'S3cr3t-Pw9' -e 'select 1'",
+            format!("docker exec -i db mysql -uroot -p'{m}' -e 'select 1'"),
+        ),
+        (
+            "curl -sS -u admin:S3cr3t-Pw9 https://ci.internal/api",
+            format!("curl -sS -u admin:{m} https://ci.internal/api"),
+        ),
+        ("sshpass -p S3cr3t-Pw9 ssh -p 2222 deploy@host", format!("sshpass -p {m} ssh -p 2222 deploy@host")),
+        ("docker login -u bot -p S3cr3t-Pw9 reg.io", format!("docker login -u bot -p {m} reg.io")),
+        ("htpasswd -nb admin S3cr3t-Pw9", format!("htpasswd -nb admin {m}")),
+        ("mysql \\\n  -u app \\\n  -proot", format!("mysql \\\n  -u app \\\n  -p{m}")),
+        // Left alone: other programs' options, a password the program asks for, placeholders, the next option.
+        ("ssh -p 2222 deploy@host && mkdir -p out", "ssh -p 2222 deploy@host && mkdir -p out".into()),
+        ("mysql -u root -p app_production", "mysql -u root -p app_production".into()),
+        ("curl -u admin https://ci.internal/api", "curl -u admin https://ci.internal/api".into()),
+        ("mysql -uroot -p\"$MYSQL_ROOT_PASSWORD\"", "mysql -uroot -p\"$MYSQL_ROOT_PASSWORD\"".into()),
+        (
+            "mongosh -u admin -p --authenticationDatabase admin",
+            "mongosh -u admin -p --authenticationDatabase admin".into(),
+        ),
+    ];
+    for (input, want) in cases {
+        assert_eq!(text(input), want, "input: {input}");
+    }
+}
+
+#[test]
 fn idempotent_and_markers_are_inert() {
     let inputs = [
         "postgres://app:s3cr3t-Pw@db/app and password: hunter2 and DETAIL: Key (token)=(abc)",
