@@ -72,6 +72,8 @@ const OPTIONS: &[Opt] = &[
     Opt { programs: &["sshpass"], option: b"-p", form: Form::Either, part: Part::Whole, strict: true },
     Opt { programs: &["redis-cli"], option: b"-a", form: Form::Spaced, part: Part::Whole, strict: true },
     Opt { programs: &["redis-cli"], option: b"--pass", form: Form::Spaced, part: Part::Whole, strict: false },
+    Opt { programs: &["redis-server"], option: b"--requirepass", form: Form::Spaced, part: Part::Whole, strict: false },
+    Opt { programs: &["redis-server"], option: b"--masterauth", form: Form::Spaced, part: Part::Whole, strict: false },
     Opt { programs: MONGO, option: b"-p", form: Form::Spaced, part: Part::Whole, strict: true },
     Opt { programs: &["login"], option: b"-p", form: Form::Spaced, part: Part::Whole, strict: true },
     Opt { programs: &["sqlcmd", "bcp"], option: b"-P", form: Form::Either, part: Part::Whole, strict: true },

@@ -882,9 +882,11 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             if starts_with_at(b, s, b"-----BEGIN") {
                 return if RAW { Some(self.bail()) } else { self.pem(s) };
             }
-            // A one-letter option or cluster (`-p`, `-uadmin`, `-nb`), or `--user`, `--proxy-user`, `--pass`.
+            // A one-letter option or cluster (`-p`, `-uadmin`, `-nb`), or `--user`, `--proxy-user`, `--pass`,
+            // `--requirepass`, `--masterauth`.
             let option = e - s >= 2
-                && (b[s + 1].is_ascii_alphabetic() || (b[s + 1] == b'-' && matches!(b.get(s + 2), Some(b'u' | b'p'))));
+                && (b[s + 1].is_ascii_alphabetic()
+                    || (b[s + 1] == b'-' && matches!(b.get(s + 2), Some(b'u' | b'p' | b'r' | b'm'))));
             if option {
                 if let Some(next) = self.command_line(s, e) {
                     return Some(next);

@@ -298,6 +298,7 @@ fn command_line_passwords() {
         ("sshpass -p S3cr3t-Pw9 ssh -p 2222 deploy@host", format!("sshpass -p {m} ssh -p 2222 deploy@host")),
         ("docker login -u bot -p S3cr3t-Pw9 reg.io", format!("docker login -u bot -p {m} reg.io")),
         ("htpasswd -nb admin S3cr3t-Pw9", format!("htpasswd -nb admin {m}")),
+        ("redis-server --port 6380 --requirepass S3cr3t-Pw9", format!("redis-server --port 6380 --requirepass {m}")),
         ("mysql \\\n  -u app \\\n  -proot", format!("mysql \\\n  -u app \\\n  -p{m}")),
         // Left alone: other programs' options, a password the program asks for, placeholders, the next option.
         ("ssh -p 2222 deploy@host && mkdir -p out", "ssh -p 2222 deploy@host && mkdir -p out".into()),
