@@ -64,18 +64,20 @@ const RAW_FROM: usize = 4096;
 /// from the start of the text or from where a raw scan gave up; `scan_raw`, when given, can prove a long string
 /// clean without decoding it (only when `scan` runs the built-in rules alone); `allowed` is the allow list, for
 /// whole-value redactions.
+/// `dec`: the buffers strings are decoded into, which the caller may keep from one walk to the next (see
+/// [`Decoded::trim`]).
 pub fn walk(
     raw: &str,
     parent_key: Option<&str>,
     scan: &dyn Fn(&str, Resume) -> Vec<Found>,
     scan_raw: Option<ScanRaw>,
     allowed: &dyn Fn(&str) -> bool,
+    dec: &mut Decoded,
 ) -> Vec<Edit> {
     let b = raw.as_bytes();
     let n = b.len();
     let mut stack: Vec<Frame> = Vec::new();
     let mut edits: Vec<Edit> = Vec::new();
-    let mut dec = Decoded::default();
     let mut i = 0;
     while i < n {
         match b[i] {
@@ -101,7 +103,7 @@ pub fn walk(
                 // A value redacted whole needs the decoded text; the others may be proven clean undecoded.
                 let scan_raw = if kc.is_none() { scan_raw } else { None };
                 // One pass finds the end and, when there are escapes, decodes; otherwise the raw content is the text.
-                let (cs, ce, next, read) = read_string(raw, i, &mut dec, scan_raw);
+                let (cs, ce, next, read) = read_string(raw, i, dec, scan_raw);
                 let has_escape = matches!(read, Read::Decoded(_));
                 let text: &str = if has_escape { dec.text() } else { &raw[cs..ce] };
                 let spans = match kc.and_then(|kc| whole_value(text, kc, allowed)) {
@@ -196,9 +198,9 @@ fn whole_value(text: &str, kc: KeyClass, allowed: &dyn Fn(&str) -> bool) -> Opti
 }
 
 /// The decoded content of the last string read that had escapes (see [`read_string`]), and its escapes. The
-/// buffers are kept from one string to the next.
+/// buffers are kept from one string to the next, and by the redactor from one walk to the next.
 #[derive(Default)]
-struct Decoded {
+pub struct Decoded {
     /// Bytes `..len` are the content; the bytes after them are room that the 32-byte copies below write into.
     buf: Vec<u8>,
     len: usize,
@@ -218,7 +220,24 @@ enum Read {
     Clean,
 }
 
+/// Buffers larger than this are not kept after a walk: a redactor that once met a 10 MiB string does not hold on to
+/// 10 MiB.
+const KEEP_BYTES: usize = 64 << 10;
+
 impl Decoded {
+    /// Frees the buffers that grew past [`KEEP_BYTES`] (the next walk allocates what it needs).
+    pub fn trim(&mut self) {
+        if self.buf.capacity() > KEEP_BYTES {
+            self.buf = Vec::new();
+        }
+        if self.escs.capacity() * std::mem::size_of::<Esc>() > KEEP_BYTES {
+            self.escs = Vec::new();
+        }
+        if self.esc_bits.capacity() * 8 > KEEP_BYTES {
+            self.esc_bits = Vec::new();
+        }
+    }
+
     fn text(&self) -> &str {
         debug_assert!(std::str::from_utf8(&self.buf[..self.len]).is_ok());
         // SAFETY: `read_string` fills `..len` with runs of the input (a `&str`) cut only before a `"` or `\`
