@@ -197,32 +197,61 @@ impl<F: Fn(usize) -> bool> Iterator for WordsBack<'_, F> {
     }
 }
 
-/// The program the option at `s` is given to, if it is one of `programs`, and whether only options and their
-/// values stand between them. `None` inside the result: an escape cut the command (raw text).
-fn program_before(b: &[u8], s: usize, programs: &[&str], escaped: &impl Fn(usize) -> bool) -> Option<Option<bool>> {
+/// The nearest known program (of any option in [`OPTIONS`]) before the option at `s` in its command, and whether
+/// only options and their values stand between them. `Err(())`: an escape cut the command (raw text).
+fn program_before<'a>(b: &'a [u8], s: usize, escaped: &impl Fn(usize) -> bool) -> Result<Option<(&'a [u8], bool)>, ()> {
     let mut words = WordsBack { b, at: s, floor: s.saturating_sub(LOOK_BACK), escaped, done: false };
     let mut options_only = true;
     let mut last_was_plain = false;
     while let Some(w) = words.next() {
-        let Some((ws, we)) = w else { return Some(None) };
+        let (ws, we) = w.ok_or(())?;
         let word = &b[ws..we];
         let name = program_name(word);
-        if name == b"login" && programs.contains(&"login") {
-            return match words.next() {
-                Some(Some((hs, he))) if is_one_of(program_name(&b[hs..he]), LOGIN_HOSTS) => Some(Some(options_only)),
-                Some(None) => Some(None),
-                _ => None,
-            };
-        }
-        if is_one_of(name, programs) {
-            return Some(Some(options_only));
+        if name == b"login" {
+            // `login` is a program after a host that has it (`docker login`), and else a plain word.
+            let mut ahead = WordsBack { b, at: ws, floor: words.floor, escaped: words.escaped, done: false };
+            match ahead.next() {
+                Some(Some((hs, he))) if is_one_of(program_name(&b[hs..he]), LOGIN_HOSTS) => {
+                    return Ok(Some((name, options_only)))
+                }
+                Some(None) => return Err(()),
+                _ => {}
+            }
+        } else if OPTIONS.iter().any(|o| is_one_of(name, o.programs)) {
+            return Ok(Some((name, options_only)));
         }
         let plain = !word.starts_with(b"-");
         options_only &= !(plain && last_was_plain);
         last_was_plain = plain;
     }
-    None
+    Ok(None)
 }
+
+/// Where the value of `opt` starts if the run `b[s..e]` is that option in a form it takes. `Err(true)`: an escape is
+/// in the way (raw text); `Err(false)`: not this option.
+fn value_of(opt: &Opt, b: &[u8], s: usize, e: usize, escaped: &impl Fn(usize) -> bool) -> Result<usize, bool> {
+    let (run, o) = (&b[s..e], opt.option);
+    if opt.form == Form::Positional {
+        return if is_cluster_with(run, o[1]) { positional(b, e, run, escaped) } else { Err(false) };
+    }
+    if o.len() == 2 && run.starts_with(o) {
+        // A one-letter option: joined to its value, or a word of its own.
+        let joined = b.get(s + 2).is_some_and(|&c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+        return match (joined, opt.form) {
+            (true, Form::Attached | Form::Either) => Ok(s + 2),
+            (false, Form::Spaced | Form::Either) if run.len() == 2 && b.get(s + 2) == Some(&b' ') => Ok(s + 3),
+            _ => Err(false),
+        };
+    }
+    match b.get(e) {
+        Some(b' ') if run == o => Ok(e + 1),
+        Some(b'=') if run == o && o.starts_with(b"--") => Ok(e + 1),
+        _ => Err(false),
+    }
+}
+
+/// The first letters of the options in [`OPTIONS`] (after `-` or `--`); a cluster holding `b` may be `htpasswd`'s.
+const OPTION_LETTERS: &[u8] = b"aduwkmpsrNPU";
 
 /// The option whose word run is `b[s..e]` (it starts with `-`), looked up as a password option of its program.
 /// `escaped(x)`: whether byte x is the second byte of an escape (raw JSON text; never in decoded text).
@@ -232,44 +261,30 @@ pub fn option_at(b: &[u8], s: usize, e: usize, escaped: impl Fn(usize) -> bool) 
         return Look::No;
     }
     let run = &b[s..e];
-    if run.len() < 2 || !(run[1].is_ascii_alphabetic() || run[1] == b'-') {
-        return Look::No;
+    let first = if run.get(1) == Some(&b'-') { run.get(2) } else { run.get(1) };
+    let cluster_with_b = run.len() > 1 && run[1..].contains(&b'b');
+    if !(first.is_some_and(|c| OPTION_LETTERS.contains(c)) || cluster_with_b) {
+        return Look::No; // `-c`, `-o`, `--git`, `->`: most options, turned away before anything is looked up
     }
+    // Is the run one of the options at all (one look back is then enough for all of them)?
     let mut unsure = false;
+    let mut any = false;
     for opt in OPTIONS {
-        let o = opt.option;
-        let value = if o.len() == 2 && run.starts_with(o) && opt.form != Form::Positional {
-            // A one-letter option: joined to its value, or a word of its own.
-            let joined = b.get(s + 2).is_some_and(|&c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
-            match (joined, opt.form) {
-                (true, Form::Attached | Form::Either) => s + 2,
-                (false, Form::Spaced | Form::Either) if run.len() == 2 && b.get(s + 2) == Some(&b' ') => s + 3,
-                _ => continue,
-            }
-        } else if opt.form == Form::Positional {
-            if !is_cluster_with(run, o[1]) {
-                continue;
-            }
-            match positional(b, e, run, &escaped) {
-                Ok(v) => v,
-                Err(cut) => {
-                    unsure |= cut;
-                    continue;
-                }
-            }
-        } else if run == o {
-            match b.get(e) {
-                Some(b' ') => e + 1,
-                Some(b'=') if o.starts_with(b"--") => e + 1,
-                _ => continue,
-            }
-        } else {
-            continue;
-        };
-        match program_before(b, s, opt.programs, &escaped) {
-            Some(Some(options_only)) if options_only || !opt.strict => return Look::Yes { value, part: opt.part },
-            Some(None) => unsure = true,
-            _ => {}
+        match value_of(opt, b, s, e, &escaped) {
+            Ok(_) => any = true,
+            Err(cut) => unsure |= cut,
+        }
+    }
+    if !any {
+        return if unsure { Look::Unsure } else { Look::No };
+    }
+    let Ok(program) = program_before(b, s, &escaped) else { return Look::Unsure };
+    let Some((name, options_only)) = program else {
+        return if unsure { Look::Unsure } else { Look::No };
+    };
+    for opt in OPTIONS.iter().filter(|o| is_one_of(name, o.programs) && (options_only || !o.strict)) {
+        if let Ok(value) = value_of(opt, b, s, e, &escaped) {
+            return Look::Yes { value, part: opt.part };
         }
     }
     if unsure {
@@ -401,6 +416,18 @@ mod tests {
         let t = r#"mysql app\n-pX1y2"#;
         let s = t.find("-p").unwrap();
         assert_eq!(option_at(t.as_bytes(), s, s + 6, |x| x == s - 1), Look::No);
+    }
+
+    #[test]
+    fn every_option_starts_with_a_letter_that_is_looked_for() {
+        for o in OPTIONS {
+            let first = if o.option[1] == b'-' { o.option[2] } else { o.option[1] };
+            assert!(
+                OPTION_LETTERS.contains(&first) || o.form == Form::Positional,
+                "{:?}",
+                String::from_utf8_lossy(o.option)
+            );
+        }
     }
 
     #[test]
