@@ -21,6 +21,8 @@ enum Form {
     /// The last of `n` words after an option cluster that holds the letter (`htpasswd -b FILE USER SECRET`,
     /// `htpasswd -nb USER SECRET`: one word fewer when the cluster holds `n`).
     Positional,
+    /// What `echo` or `printf` pipes into the program (`echo SECRET | sudo -S …`); found from the program.
+    Echoed,
 }
 
 /// Which part of the value is the password.
@@ -33,6 +35,11 @@ pub enum Part {
     AfterPercent,
     /// After `pass:` (OpenSSL's `-passin pass:SECRET`; `env:VAR`, `file:path` and `stdin` name no secret).
     AfterPassColon,
+    /// After the first `,` (`lftp -u user,SECRET`).
+    AfterComma,
+    /// The whole value, unless it is a number (a port, a process id): for an option read as a password from the
+    /// user option before it rather than from a known program (see [`after_user`]).
+    NotNumber,
 }
 
 struct Opt {
@@ -60,8 +67,14 @@ const MYSQL: &[&str] = &[
 const MONGO: &[&str] = &["mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongostat"];
 const LDAP: &[&str] = &["ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare"];
 const JAVA_KEYS: &[&str] = &["keytool", "jarsigner"];
+const PUTTY: &[&str] = &["plink", "pscp", "psftp", "putty"];
+const POPPLER: &[&str] =
+    &["pdftotext", "pdftoppm", "pdftocairo", "pdfinfo", "pdfimages", "pdftohtml", "pdffonts", "pdfdetach"];
+const SNMP: &[&str] =
+    &["snmpwalk", "snmpget", "snmpset", "snmpbulkwalk", "snmpbulkget", "snmpgetnext", "snmptable", "snmptrap"];
 /// `login` counts as a program when one of these comes right before it (`docker login`, `helm registry login`).
-const LOGIN_HOSTS: &[&str] = &["docker", "podman", "buildah", "skopeo", "nerdctl", "oras", "registry", "az"];
+const LOGIN_HOSTS: &[&str] =
+    &["docker", "podman", "buildah", "skopeo", "nerdctl", "oras", "registry", "az", "cf", "oc"];
 
 const OPTIONS: &[Opt] = &[
     Opt { programs: MYSQL, option: b"-p", form: Form::Attached, part: Part::Whole, strict: false },
@@ -76,8 +89,8 @@ const OPTIONS: &[Opt] = &[
     Opt { programs: &["redis-server"], option: b"--masterauth", form: Form::Spaced, part: Part::Whole, strict: false },
     Opt { programs: MONGO, option: b"-p", form: Form::Spaced, part: Part::Whole, strict: true },
     Opt { programs: &["login"], option: b"-p", form: Form::Spaced, part: Part::Whole, strict: true },
-    Opt { programs: &["sqlcmd", "bcp"], option: b"-P", form: Form::Either, part: Part::Whole, strict: true },
-    Opt { programs: LDAP, option: b"-w", form: Form::Spaced, part: Part::Whole, strict: true },
+    Opt { programs: &["sqlcmd", "bcp"], option: b"-P", form: Form::Either, part: Part::Whole, strict: false },
+    Opt { programs: LDAP, option: b"-w", form: Form::Either, part: Part::Whole, strict: true },
     Opt { programs: &["smbclient"], option: b"-U", form: Form::Either, part: Part::AfterPercent, strict: false },
     Opt { programs: &["smbclient"], option: b"--user", form: Form::Spaced, part: Part::AfterPercent, strict: false },
     Opt { programs: &["zip", "unzip"], option: b"-P", form: Form::Spaced, part: Part::Whole, strict: true },
@@ -94,7 +107,27 @@ const OPTIONS: &[Opt] = &[
     Opt { programs: JAVA_KEYS, option: b"-deststorepass", form: Form::Spaced, part: Part::Whole, strict: false },
     Opt { programs: JAVA_KEYS, option: b"-srckeypass", form: Form::Spaced, part: Part::Whole, strict: false },
     Opt { programs: JAVA_KEYS, option: b"-destkeypass", form: Form::Spaced, part: Part::Whole, strict: false },
-    Opt { programs: &["htpasswd"], option: b"-b", form: Form::Positional, part: Part::Whole, strict: false },
+    Opt {
+        programs: &["htpasswd", "mosquitto_passwd"],
+        option: b"-b",
+        form: Form::Positional,
+        part: Part::Whole,
+        strict: false,
+    },
+    Opt { programs: &["rar", "unrar"], option: b"-p", form: Form::Attached, part: Part::Whole, strict: false },
+    Opt { programs: &["rar"], option: b"-hp", form: Form::Attached, part: Part::Whole, strict: false },
+    Opt { programs: &["lftp"], option: b"-u", form: Form::Spaced, part: Part::AfterComma, strict: false },
+    Opt { programs: &["etcdctl"], option: b"--user", form: Form::Spaced, part: Part::AfterColon, strict: false },
+    Opt { programs: PUTTY, option: b"-pw", form: Form::Spaced, part: Part::Whole, strict: false },
+    Opt { programs: POPPLER, option: b"-upw", form: Form::Spaced, part: Part::Whole, strict: false },
+    Opt { programs: POPPLER, option: b"-opw", form: Form::Spaced, part: Part::Whole, strict: false },
+    Opt { programs: &["ldappasswd"], option: b"-s", form: Form::Spaced, part: Part::Whole, strict: true },
+    Opt { programs: &["elasticsearch-users"], option: b"-p", form: Form::Spaced, part: Part::Whole, strict: false },
+    Opt { programs: &["caddy"], option: b"--plaintext", form: Form::Spaced, part: Part::Whole, strict: false },
+    Opt { programs: SNMP, option: b"-A", form: Form::Spaced, part: Part::Whole, strict: false },
+    Opt { programs: SNMP, option: b"-X", form: Form::Spaced, part: Part::Whole, strict: false },
+    Opt { programs: &["sudo"], option: b"-S", form: Form::Echoed, part: Part::Whole, strict: true },
+    Opt { programs: &["sudo"], option: b"--stdin", form: Form::Echoed, part: Part::Whole, strict: true },
 ];
 
 /// How far back the program is looked for.
@@ -112,17 +145,19 @@ pub enum Look {
     Yes { value: usize, part: Part },
 }
 
-/// Whether `c` ends a command when looking back from an option (`\` before a line break continues the line).
-fn ends_command(b: &[u8], x: usize) -> bool {
+/// Whether byte `x` ends a command when looking back from an option (`\` before a line break continues the line;
+/// `(` and `{` end it only when no `)` or `}` after them was met first: `-u$(DB_USER) -pX`, `-u${USER}`).
+fn ends_command(b: &[u8], x: usize, open: u32) -> bool {
     match b[x] {
         b'\n' => x == 0 || b[x - 1] != b'\\',
-        b'\r' | b'|' | b';' | b'&' | b'(' | b'{' | b'`' => true,
+        b'\r' | b'|' | b';' | b'&' | b'`' => true,
+        b'(' | b'{' => open == 0,
         _ => false,
     }
 }
 
 /// The program name a shell word stands for: quotes around it dropped, and the directory and a `.exe` (`"/usr/bin/mysql"`
-/// is `mysql`).
+/// is `mysql`, `C:\\Tools\\SQLCMD.EXE` is `SQLCMD`).
 fn program_name(w: &[u8]) -> &[u8] {
     let quote = |c: &u8| matches!(c, b'"' | b'\'');
     let start = w.iter().position(|c| !quote(c)).unwrap_or(w.len());
@@ -132,11 +167,15 @@ fn program_name(w: &[u8]) -> &[u8] {
         Some(k) => &w[k + 1..],
         None => w,
     };
-    w.strip_suffix(b".exe").unwrap_or(w)
+    match w.len().checked_sub(4) {
+        Some(k) if w[k..].eq_ignore_ascii_case(b".exe") => &w[..k],
+        _ => w,
+    }
 }
 
+/// Whether `w` is one of `names`, in any case (`SQLCMD.EXE` is `sqlcmd`).
 fn is_one_of(w: &[u8], names: &[&str]) -> bool {
-    names.iter().any(|n| n.as_bytes() == w)
+    names.iter().any(|n| n.as_bytes().eq_ignore_ascii_case(w))
 }
 
 /// The shell words before a position in its command, nearest first, each `Some((start, end))`; `Some(None)` when an
@@ -148,6 +187,14 @@ struct WordsBack<'a, F> {
     floor: usize,
     escaped: F,
     done: bool,
+    /// `)` and `}` met and not yet closed by their `(` or `{`.
+    open: u32,
+}
+
+impl<'a, F: Fn(usize) -> bool> WordsBack<'a, F> {
+    fn new(b: &'a [u8], at: usize, floor: usize, escaped: F) -> Self {
+        WordsBack { b, at, floor, escaped, done: false, open: 0 }
+    }
 }
 
 impl<F: Fn(usize) -> bool> Iterator for WordsBack<'_, F> {
@@ -180,9 +227,14 @@ impl<F: Fn(usize) -> bool> Iterator for WordsBack<'_, F> {
                 }
                 return Some(None);
             }
-            if ends_command(b, x) {
+            if ends_command(b, x, self.open) {
                 self.done = true;
                 break;
+            }
+            match b[x] {
+                b')' | b'}' => self.open += 1,
+                b'(' | b'{' => self.open -= 1, // (not 0: ends_command said so)
+                _ => {}
             }
             if blank(x) {
                 break;
@@ -197,10 +249,15 @@ impl<F: Fn(usize) -> bool> Iterator for WordsBack<'_, F> {
     }
 }
 
-/// The nearest known program (of any option in [`OPTIONS`]) before the option at `s` in its command, and whether
-/// only options and their values stand between them. `Err(())`: an escape cut the command (raw text).
-fn program_before<'a>(b: &'a [u8], s: usize, escaped: &impl Fn(usize) -> bool) -> Result<Option<(&'a [u8], bool)>, ()> {
-    let mut words = WordsBack { b, at: s, floor: s.saturating_sub(LOOK_BACK), escaped, done: false };
+/// The nearest known program (of any option in [`OPTIONS`]) before the option at `s` in its command, where its word
+/// starts, and whether only options and their values stand between them. `Err(())`: an escape cut the command (raw
+/// text).
+fn program_before(
+    b: &[u8],
+    s: usize,
+    escaped: &impl Fn(usize) -> bool,
+) -> Result<Option<(&'static str, usize, bool)>, ()> {
+    let mut words = WordsBack::new(b, s, s.saturating_sub(LOOK_BACK), escaped);
     let mut options_only = true;
     let mut last_was_plain = false;
     while let Some(w) = words.next() {
@@ -209,16 +266,16 @@ fn program_before<'a>(b: &'a [u8], s: usize, escaped: &impl Fn(usize) -> bool) -
         let name = program_name(word);
         if name == b"login" {
             // `login` is a program after a host that has it (`docker login`), and else a plain word.
-            let mut ahead = WordsBack { b, at: ws, floor: words.floor, escaped: words.escaped, done: false };
+            let mut ahead = WordsBack::new(b, ws, words.floor, words.escaped);
             match ahead.next() {
                 Some(Some((hs, he))) if is_one_of(program_name(&b[hs..he]), LOGIN_HOSTS) => {
-                    return Ok(Some((name, options_only)))
+                    return Ok(Some(("login", ws, options_only)))
                 }
                 Some(None) => return Err(()),
                 _ => {}
             }
-        } else if OPTIONS.iter().any(|o| is_one_of(name, o.programs)) {
-            return Ok(Some((name, options_only)));
+        } else if let Some(known) = OPTIONS.iter().flat_map(|o| o.programs).find(|p| is_one_of(name, &[p])) {
+            return Ok(Some((known, ws, options_only)));
         }
         let plain = !word.starts_with(b"-");
         options_only &= !(plain && last_was_plain);
@@ -228,30 +285,135 @@ fn program_before<'a>(b: &'a [u8], s: usize, escaped: &impl Fn(usize) -> bool) -
 }
 
 /// Where the value of `opt` starts if the run `b[s..e]` is that option in a form it takes. `Err(true)`: an escape is
-/// in the way (raw text); `Err(false)`: not this option.
+/// in the way (raw text); `Err(false)`: not this option. For [`Form::Echoed`], `Ok(s)` (the value is before the
+/// program: see [`echoed`]).
 fn value_of(opt: &Opt, b: &[u8], s: usize, e: usize, escaped: &impl Fn(usize) -> bool) -> Result<usize, bool> {
     let (run, o) = (&b[s..e], opt.option);
-    if opt.form == Form::Positional {
-        return if is_cluster_with(run, o[1]) { positional(b, e, run, escaped) } else { Err(false) };
+    let spaced = b.get(e) == Some(&b' ');
+    match opt.form {
+        Form::Positional => {
+            return if is_cluster_with(run, o[1]) { positional(b, e, run, escaped) } else { Err(false) }
+        }
+        Form::Echoed => return if run == o && spaced { Ok(s) } else { Err(false) },
+        _ => {}
     }
+    let attached = !matches!(opt.form, Form::Spaced);
+    let separate = !matches!(opt.form, Form::Attached);
     if o.len() == 2 && run.starts_with(o) {
         // A one-letter option: joined to its value, or a word of its own.
         let joined = b.get(s + 2).is_some_and(|&c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
-        return match (joined, opt.form) {
-            (true, Form::Attached | Form::Either) => Ok(s + 2),
-            (false, Form::Spaced | Form::Either) if run.len() == 2 && b.get(s + 2) == Some(&b' ') => Ok(s + 3),
+        return match (joined, attached, separate) {
+            (true, true, _) => Ok(s + 2),
+            (false, _, true) if run.len() == 2 && spaced => Ok(s + 3),
             _ => Err(false),
         };
     }
+    if o.len() == 2 && separate && spaced && is_cluster_with(run, o[1]) && run.ends_with(&o[1..]) {
+        return Ok(e + 1); // the last of a cluster of one-letter options (`curl -su user:SECRET`)
+    }
+    if attached && o.len() > 2 && run.len() > o.len() && run.starts_with(o) {
+        return Ok(s + o.len()); // `rar a -hpSECRET`
+    }
     match b.get(e) {
-        Some(b' ') if run == o => Ok(e + 1),
-        Some(b'=') if run == o && o.starts_with(b"--") => Ok(e + 1),
+        Some(b' ') if separate && run == o => Ok(e + 1),
+        Some(b'=') if separate && run == o && o.starts_with(b"--") => Ok(e + 1),
         _ => Err(false),
     }
 }
 
-/// The first letters of the options in [`OPTIONS`] (after `-` or `--`); a cluster holding `b` may be `htpasswd`'s.
-const OPTION_LETTERS: &[u8] = b"aduwkmpsrNPU";
+/// For [`Form::Echoed`]: the start of the last word of an `echo` or `printf` piped into the program whose word starts
+/// at `ws` (`echo 'SECRET' | sudo -S …`). `Err(true)`: an escape is in the way (raw text).
+fn echoed(b: &[u8], ws: usize, escaped: &impl Fn(usize) -> bool) -> Result<usize, bool> {
+    let mut j = ws;
+    while j > 0 && matches!(b[j - 1], b' ' | b'\t') && !escaped(j - 1) {
+        j -= 1;
+    }
+    if j == 0 || escaped(j - 1) || b[j - 1] != b'|' || (j > 1 && b[j - 2] == b'|') {
+        return Err(j > 0 && escaped(j - 1));
+    }
+    let words = WordsBack::new(b, j - 1, (j - 1).saturating_sub(LOOK_BACK), escaped);
+    let mut last = None;
+    for w in words {
+        let (ws, we) = w.ok_or(true)?;
+        if is_one_of(program_name(&b[ws..we]), &["echo", "printf"]) {
+            return last.ok_or(false); // (`$ echo x |`: the nearest echo; its last word)
+        }
+        last = last.or(Some(ws));
+    }
+    Err(false)
+}
+
+/// Options that give a user name, and options that give a password: a password option right after a user option
+/// and its value is read as a password whatever the program (`cf login -u ci -p SECRET`, `ipmitool -U ADMIN -P
+/// SECRET`, `swaks -au me -ap SECRET`), unless the program is one of [`OPTIONS`] and has that option itself
+/// (`mysql -u root -p app`: mysql asks). A number there is a port or a process id (`ps -u app -p 4242`).
+const USER_OPTIONS: &[&[u8]] =
+    &[b"-u", b"-U", b"-user", b"-username", b"--user", b"--username", b"-au", b"-xu", b"-gu"];
+const PASSWORD_OPTIONS: &[&[u8]] = &[b"-p", b"-P", b"-pw", b"-pas", b"-pass", b"-password", b"-ap", b"-xp", b"-gp"];
+
+/// Whether the two words before `s` are a user option and its value. `Err(())`: an escape is in the way (raw text).
+fn after_user(b: &[u8], s: usize, escaped: &impl Fn(usize) -> bool) -> Result<bool, ()> {
+    let mut words = WordsBack::new(b, s, s.saturating_sub(LOOK_BACK), escaped);
+    let (Some(user), Some(option)) = (words.next(), words.next()) else { return Ok(false) };
+    let ((us, _), (os, oe)) = (user.ok_or(())?, option.ok_or(())?);
+    Ok(b[us] != b'-' && USER_OPTIONS.contains(&&b[os..oe]))
+}
+
+/// What [`may_be_option`] lets through, from the options in [`OPTIONS`], [`USER_OPTIONS`] and [`PASSWORD_OPTIONS`]:
+/// one-letter options; those that may be joined to their value (`-pSECRET`, `-uuser:SECRET`); the letters after `--`;
+/// and the longer options after one `-`.
+const ONE_LETTER: &[u8] = b"abkpsuwANPSUX";
+const JOINED: &[u8] = b"pPuUw";
+const LONG_OPTION_LETTERS: &[u8] = b"mprsu";
+const LONG_SINGLE: &[&[u8]] = &[
+    b"-pw",
+    b"-pas",
+    b"-pass",
+    b"-passin",
+    b"-passout",
+    b"-password",
+    b"-upw",
+    b"-opw",
+    b"-storepass",
+    b"-keypass",
+    b"-srcstorepass",
+    b"-deststorepass",
+    b"-srckeypass",
+    b"-destkeypass",
+    b"-user",
+    b"-username",
+    b"-au",
+    b"-xu",
+    b"-gu",
+    b"-ap",
+    b"-xp",
+    b"-gp",
+];
+
+/// Whether the word run `run` (it starts with `-`) may be one of the options looked for. Most options (`-o`, `-la`,
+/// `-xzf`, `--git`, `->`) are turned away here, before anything is looked up.
+#[inline]
+pub fn may_be_option(run: &[u8]) -> bool {
+    match run {
+        [b'-', b'-', c, ..] => LONG_OPTION_LETTERS.contains(c),
+        [b'-', c] => ONE_LETTER.contains(c),
+        [b'-', c, .., last] => {
+            JOINED.contains(c)
+                || (matches!(last, b'u' | b'U' | b'p' | b'P') && run[1..].iter().all(u8::is_ascii_alphabetic)) // `-su`
+                || run.contains(&b'b') // `htpasswd -nb`
+                || run.starts_with(b"-hp") // `rar -hpSECRET`
+                || LONG_SINGLE.contains(&run)
+        }
+        _ => false,
+    }
+}
+
+/// Whether `opt` could be the option of the run `run` at all (its first letter, or the last of a cluster).
+#[inline]
+fn could_be(opt: &Opt, run: &[u8]) -> bool {
+    let o = opt.option;
+    o[1] == run[1] || opt.form == Form::Positional || (o.len() == 2 && run.last() == Some(&o[1]))
+}
 
 /// The option whose word run is `b[s..e]` (it starts with `-`), looked up as a password option of its program.
 /// `escaped(x)`: whether byte x is the second byte of an escape (raw JSON text; never in decoded text).
@@ -261,30 +423,48 @@ pub fn option_at(b: &[u8], s: usize, e: usize, escaped: impl Fn(usize) -> bool) 
         return Look::No;
     }
     let run = &b[s..e];
-    let first = if run.get(1) == Some(&b'-') { run.get(2) } else { run.get(1) };
-    let cluster_with_b = run.len() > 1 && run[1..].contains(&b'b');
-    if !(first.is_some_and(|c| OPTION_LETTERS.contains(c)) || cluster_with_b) {
-        return Look::No; // `-c`, `-o`, `--git`, `->`: most options, turned away before anything is looked up
+    if !may_be_option(run) {
+        return Look::No;
     }
     // Is the run one of the options at all (one look back is then enough for all of them)?
     let mut unsure = false;
     let mut any = false;
-    for opt in OPTIONS {
+    for opt in OPTIONS.iter().filter(|o| could_be(o, run)) {
         match value_of(opt, b, s, e, &escaped) {
             Ok(_) => any = true,
             Err(cut) => unsure |= cut,
         }
     }
-    if !any {
+    let password_option = PASSWORD_OPTIONS.contains(&run) && b.get(e) == Some(&b' ');
+    if !any && !password_option {
         return if unsure { Look::Unsure } else { Look::No };
     }
     let Ok(program) = program_before(b, s, &escaped) else { return Look::Unsure };
-    let Some((name, options_only)) = program else {
-        return if unsure { Look::Unsure } else { Look::No };
-    };
-    for opt in OPTIONS.iter().filter(|o| is_one_of(name, o.programs) && (options_only || !o.strict)) {
-        if let Ok(value) = value_of(opt, b, s, e, &escaped) {
-            return Look::Yes { value, part: opt.part };
+    if let Some((name, ws, options_only)) = program {
+        let mut owned = false;
+        for opt in OPTIONS.iter().filter(|o| o.programs.contains(&name)) {
+            owned |= run == opt.option || (opt.option.len() == 2 && run.starts_with(opt.option));
+            if opt.strict && !options_only {
+                continue;
+            }
+            let value = match value_of(opt, b, s, e, &escaped) {
+                Ok(_) if opt.form == Form::Echoed => echoed(b, ws, &escaped),
+                v => v,
+            };
+            match value {
+                Ok(value) => return Look::Yes { value, part: opt.part },
+                Err(cut) => unsure |= cut,
+            }
+        }
+        if owned {
+            return if unsure { Look::Unsure } else { Look::No };
+        }
+    }
+    if password_option {
+        match after_user(b, s, &escaped) {
+            Ok(true) => return Look::Yes { value: e + 1, part: Part::NotNumber },
+            Ok(false) => {}
+            Err(()) => return Look::Unsure,
         }
     }
     if unsure {
@@ -329,14 +509,56 @@ fn positional(b: &[u8], e: usize, cluster: &[u8], escaped: &impl Fn(usize) -> bo
     }
 }
 
+/// Whether the key run `b[key.0..key.1]`, right before a `:`, is a Windows-style password option starting a word:
+/// `/p:SECRET` (xfreerdp), `/pass:SECRET` (cmdkey), `-p:SECRET` (winrs); also `pw`, `pwd`, `passwd`, `password`,
+/// in any case. Raw text: an escape right before the option may be a blank, so the answer is yes (the raw scan then
+/// gives up and the decoded text decides).
+#[inline(never)]
+pub fn slash_password_key(b: &[u8], key: (usize, usize), escaped: impl Fn(usize) -> bool) -> bool {
+    let (ks, ke) = key;
+    if ke - ks > 9 || ke <= ks {
+        return false;
+    }
+    let (name, lead) = match b[ks] {
+        b'-' => (&b[ks + 1..ke], ks),
+        _ if ks > 0 && b[ks - 1] == b'/' => (&b[ks..ke], ks - 1),
+        _ => return false,
+    };
+    let starts_word =
+        lead == 0 || b[lead - 1].is_ascii_whitespace() || matches!(b[lead - 1], b'"' | b'\'') || escaped(lead - 1);
+    starts_word
+        && ["p", "pw", "pwd", "pass", "passwd", "password"].iter().any(|n| n.as_bytes().eq_ignore_ascii_case(name))
+}
+
+/// The shell word at `i`: quoted (`'…'`, `"…"`, on one line; the content) or bare (to a blank or one of `;|&<>()`,
+/// a sentence's last `.` or `,` left out). `None` when there is none, or a quote is not closed on the line.
+pub fn shell_word(b: &[u8], i: usize) -> Option<(usize, usize)> {
+    let q = *b.get(i)?;
+    if q == b'"' || q == b'\'' {
+        let len = b[i + 1..].iter().position(|&c| c == q || c == b'\n')?;
+        return (b[i + 1 + len] == q && len > 0).then_some((i + 1, i + 1 + len));
+    }
+    let len =
+        b[i..].iter().position(|&c| c.is_ascii_whitespace() || b";|&<>()\"'`".contains(&c)).unwrap_or(b.len() - i);
+    let mut end = i + len;
+    while end > i && matches!(b[end - 1], b'.' | b',') && b.get(end).is_none_or(|c| c.is_ascii_whitespace()) {
+        end -= 1;
+    }
+    (end > i).then_some((i, end))
+}
+
 /// The password in a value read for `part` (`start..end` of the whole value), as a range.
 pub fn password_in(b: &[u8], start: usize, end: usize, part: Part) -> Option<(usize, usize)> {
     let v = &b[start..end];
     if v.starts_with(b"-") {
         return None; // the next option: the program asks (`mongosh -u admin -p --authenticationDatabase admin`)
     }
+    if part == Part::NotNumber && v.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
     let from = match part {
-        Part::Whole => 0,
+        Part::Whole | Part::NotNumber => 0,
+        Part::AfterComma => v.iter().position(|&c| c == b',')? + 1,
         Part::AfterColon => v.iter().position(|&c| c == b':')? + 1,
         Part::AfterPercent => v.iter().position(|&c| c == b'%')? + 1,
         Part::AfterPassColon => v.starts_with(b"pass:").then_some(5)?,
@@ -420,13 +642,21 @@ mod tests {
 
     #[test]
     fn every_option_starts_with_a_letter_that_is_looked_for() {
-        for o in OPTIONS {
-            let first = if o.option[1] == b'-' { o.option[2] } else { o.option[1] };
-            assert!(
-                OPTION_LETTERS.contains(&first) || o.form == Form::Positional,
-                "{:?}",
-                String::from_utf8_lossy(o.option)
-            );
+        let all = OPTIONS.iter().map(|o| (o.option, o.form));
+        let all = all.chain(PASSWORD_OPTIONS.iter().chain(USER_OPTIONS).map(|&p| (p, Form::Spaced)));
+        for (option, form) in all {
+            let name = String::from_utf8_lossy(option);
+            assert!(may_be_option(option), "{name}");
+            if option.len() == 2 && matches!(form, Form::Attached | Form::Either) {
+                assert!(may_be_option(&[option, b"SECRET"].concat()), "{name} joined");
+            }
+            if option.len() == 2 && matches!(option[1], b'u' | b'U' | b'p' | b'P') {
+                assert!(may_be_option(&[b"-s", &option[1..]].concat()), "{name} ending a cluster");
+            }
+        }
+        assert!(may_be_option(b"-hpSECRET") && may_be_option(b"-nb") && may_be_option(b"-su"));
+        for common in [&b"--git"[..], b"-c", b"-o", b"-la", b"-xzf", b"-rf", b"-h", b"-v", b"->", b"-"] {
+            assert!(!may_be_option(common), "{}", String::from_utf8_lossy(common));
         }
     }
 

@@ -423,6 +423,13 @@ fn raw_clean_with_escapes_in_a_command() {
         ("mysql \\\\\\n-phunter2", true),
         ("mysql\\n-phunter2", false),
         ("redis-cli\\r\\n-a s3cr3t-Pw9", false),
+        ("echo \\\"s3cr3t-Pw9\\\" | sudo -S ls", true),
+        ("echo s3cr3t-Pw9\\t| sudo -S ls", true),
+        ("tool -u ops\\t-p s3cr3t-Pw9", true),
+        ("tool -u\\tops -p s3cr3t-Pw9", true),
+        ("rdp\\t/p:s3cr3t-Pw9 /v:h", true),
+        ("rdp \\\"/p:s3cr3t-Pw9\\\"", true),
+        ("mysqldump -u$(DB_USER)\\t-phunter2", true),
     ];
     for (cmd, redacted) in commands {
         let c = format!("{}{cmd} done", escape(&clean_log(LONG, 4)));

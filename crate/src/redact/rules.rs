@@ -888,6 +888,10 @@ pub fn is_placeholder(v: &[u8]) -> bool {
         b"arn:",
         b"op://",
         b"sm://",
+        // Where a tool is told to read the password from (`--ks-pass env:KS_PASS`, `-passin file:pw.txt`).
+        b"env:",
+        b"file:",
+        b"fd:",
     ];
     if REFS.iter().any(|p| starts_with_ci(v, 0, p)) {
         return true;

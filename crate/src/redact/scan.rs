@@ -790,7 +790,11 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             b'=' => !(next == Some(b'(') && p > 0 && b[p - 1] == b')'),
             _ => false,
         };
-        plain && key.1 > key.0 && !is_value_key(b, key) && self.keys.classify(b, key.0, key.1).is_none()
+        plain
+            && key.1 > key.0
+            && !is_value_key(b, key)
+            && self.keys.classify(b, key.0, key.1).is_none()
+            && !(b[p] == b':' && self.slash_key(key))
     }
 
     /// A stop (`b[p]` is `:`, `=` or `[`) whose key is `key`; returns where to resume.
@@ -882,11 +886,7 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             if starts_with_at(b, s, b"-----BEGIN") {
                 return if RAW { Some(self.bail()) } else { self.pem(s) };
             }
-            // A one-letter option or cluster (`-p`, `-uadmin`, `-nb`), or `--user`, `--proxy-user`, `--pass`,
-            // `--requirepass`, `--masterauth`.
-            let option = e - s >= 2
-                && (b[s + 1].is_ascii_alphabetic()
-                    || (b[s + 1] == b'-' && matches!(b.get(s + 2), Some(b'u' | b'p' | b'r' | b'm'))));
+            let option = command::may_be_option(&b[s..e]);
             if option {
                 if let Some(next) = self.command_line(s, e) {
                     return Some(next);
@@ -982,15 +982,35 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             Look::Unsure => return None, // (raw text only)
             Look::Yes { value, part } => (value, part),
         };
-        let v = self.value_at(value, false)?;
-        if v.start != value + usize::from(v.quoted) {
-            return None;
-        }
-        let (ps, pe) = command::password_in(self.b, v.start, v.end, part)?;
-        if !accept_value(&self.b[ps..pe], Mode::Literal, Family::Password) {
+        let (vs, ve) = command::shell_word(self.b, value)?;
+        let (ps, pe) = command::password_in(self.b, vs, ve, part)?;
+        let v = &self.b[ps..pe];
+        // A documentation placeholder cut short by the bare word's end (`-p[password]`) is not a password.
+        let bracketed = v.first() == Some(&b'[') && is_mask_word(v);
+        if bracketed || !accept_value(v, Mode::Literal, Family::Password) {
             return None;
         }
         self.emit(ps, pe, Rule::CommandLinePassword).then_some(pe)
+    }
+
+    /// Whether `key`, right before a `:`, is `/p`, `-p`, `/pass`… (see [`command::slash_password_key`]). The byte
+    /// test comes first and inline: it is asked of every `:` whose key names no secret (most stops in log text).
+    #[inline]
+    fn slash_key(&self, key: (usize, usize)) -> bool {
+        let b = self.b;
+        let lead = key.0 > 0 && b[key.0 - 1] == b'/' || b[key.0] == b'-';
+        lead && command::slash_password_key(b, key, |x| self.t().escaped(x))
+    }
+
+    /// The value after `/p:` (see [`command::slash_password_key`]); not a list of properties (`msbuild
+    /// /p:Configuration=Release`).
+    fn slash_password(&mut self, i: usize) -> Option<usize> {
+        let (vs, ve) = command::shell_word(self.b, i + 1)?;
+        let v = &self.b[vs..ve];
+        if v.contains(&b'=') || !accept_value(v, Mode::Literal, Family::Password) {
+            return None;
+        }
+        self.emit(vs, ve, Rule::CommandLinePassword).then_some(ve)
     }
 
     /// `--password hunter2`, `--token "…"`: a command-line flag naming a secret, its value after one space.
@@ -1113,6 +1133,14 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
 
     fn on_colon(&mut self, i: usize, key: (usize, usize)) -> usize {
         let b = self.b;
+        if key.1 == i && self.slash_key(key) {
+            if RAW {
+                return self.bail();
+            }
+            if let Some(next) = self.slash_password(i) {
+                return next;
+            }
+        }
         match b.get(i + 1) {
             Some(b'/') if RAW && b.get(i + 2) == Some(&b'\\') => self.bail(), // `:/\/` may be `://`
             Some(b'/') if b.get(i + 2) == Some(&b'/') => self.url(i, key),

@@ -299,6 +299,14 @@ fn command_line_passwords() {
         ("docker login -u bot -p S3cr3t-Pw9 reg.io", format!("docker login -u bot -p {m} reg.io")),
         ("htpasswd -nb admin S3cr3t-Pw9", format!("htpasswd -nb admin {m}")),
         ("redis-server --port 6380 --requirepass S3cr3t-Pw9", format!("redis-server --port 6380 --requirepass {m}")),
+        // The last of a cluster; a variable in an earlier word; `echo … | sudo -S`; a user option before.
+        ("curl -ksu ops:S3cr3t-Pw9 https://x", format!("curl -ksu ops:{m} https://x")),
+        ("mysqldump -u$(DB_USER) -pS3cr3t-Pw9 app", format!("mysqldump -u$(DB_USER) -p{m} app")),
+        ("echo 'S3cr3t-Pw9' | sudo -S systemctl restart app", format!("echo '{m}' | sudo -S systemctl restart app")),
+        ("vendor-cli login -u ops -p S3cr3t-Pw9 --region eu", format!("vendor-cli login -u ops -p {m} --region eu")),
+        ("bmc-tool -H 10.0.0.9 -U ADMIN -P S3cr3t-Pw9 status", format!("bmc-tool -H 10.0.0.9 -U ADMIN -P {m} status")),
+        ("lftp -u deploy,S3cr3t-Pw9 sftp://files", format!("lftp -u deploy,{m} sftp://files")),
+        ("rdp-client /u:admin /p:S3cr3t-Pw9 /v:host", format!("rdp-client /u:admin /p:{m} /v:host")),
         ("mysql \\\n  -u app \\\n  -proot", format!("mysql \\\n  -u app \\\n  -p{m}")),
         // Left alone: other programs' options, a password the program asks for, placeholders, the next option.
         ("ssh -p 2222 deploy@host && mkdir -p out", "ssh -p 2222 deploy@host && mkdir -p out".into()),
@@ -309,6 +317,12 @@ fn command_line_passwords() {
             "mongosh -u admin -p --authenticationDatabase admin",
             "mongosh -u admin -p --authenticationDatabase admin".into(),
         ),
+        ("ps -u app -p 4242 -o rss", "ps -u app -p 4242 -o rss".into()),
+        ("docker run -u 1000 -p 8080:80 app", "docker run -u 1000 -p 8080:80 app".into()),
+        ("msbuild App.sln /p:Configuration=Release", "msbuild App.sln /p:Configuration=Release".into()),
+        ("mysql -u [username] -p[password] [database]", "mysql -u [username] -p[password] [database]".into()),
+        ("apksigner sign --ks-pass env:KS_PASS app.apk", "apksigner sign --ks-pass env:KS_PASS app.apk".into()),
+        ("echo \"$SUDO_PASS\" | sudo -S true", "echo \"$SUDO_PASS\" | sudo -S true".into()),
     ];
     for (input, want) in cases {
         assert_eq!(text(input), want, "input: {input}");
