@@ -36,7 +36,9 @@
 //! password given to a program on its command line, looked up with the program it is given to: `mysql -pX`,
 //! `curl -u user:X`, `sshpass -p X`, `docker login -p X`, `redis-cli -a X`, `sqlcmd -P X`, `ldapsearch -w X`,
 //! `smbclient -U user%X`, `htpasswd -b file user X`, `openssl … -passin pass:X`, `keytool -storepass X`, `7z -pX`,
-//! `zip -P X`, `ssh-keygen -N X`; `ssh -p 22`, `mkdir -p` and `mysql -p db`, which asks, are left alone).
+//! `zip -P X`, `ssh-keygen -N X`, `echo X | sudo -S`, and more; for any program, a password option right after a
+//! user option (`-u U -p X`, `-U U -P X`) and Windows-style `/p:X`, `/pass:X`; `ssh -p 22`, `mkdir -p`, `ps -u app
+//! -p 4242` and `mysql -p db`, which asks, are left alone).
 //!
 //! Values of secret-naming keys are filtered: placeholders (`***`, `<token>`, `${VAR}`, `$VAR`, `%VAR%`, `{{ … }}`,
 //! `changeme`, `CHANGE-ME-…`, `your_api_key`, `REPLACE_ME`, `INSERT_TOKEN_HERE`, anything containing `example`),
