@@ -7,7 +7,13 @@
 //! before it in the same command (back to a line break or `| ; & ( { \``), so that `docker exec db mysql -pX` is
 //! `mysql`'s. Where the option letter is common (`-p`, `-a`, `-P`, …), the words between the program and the
 //! option must be options and their values (`sshpass -p X ssh -p 22 host`: the second `-p` is `ssh`'s).
-//! Long options naming a secret (`--password X`) are the scanner's `flag`, for every program.
+//!
+//! For programs not in the table, two forms say "password" on their own: a password option right after a user
+//! option and its value (`-u U -p X`, `-U U -P X`, `-au U -ap X`; a number there is a port or a process id, as in
+//! `ps -u app -p 4242`), and Windows-style `/p:X`, `/pass:X`, `-p:X` (the scanner's `:` stop; `msbuild
+//! /p:Name=Value` sets a property). Long options naming a secret (`--password X`) are the scanner's `flag`, for every
+//! program. Each tool's own positional forms (`rabbitmqctl add_user NAME PASS`, `sqlplus user/PASS@db`) are not
+//! read: no general rule tells them from ordinary arguments.
 
 /// Where an option's value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
