@@ -28,6 +28,76 @@ enum Frame {
     },
 }
 
+/// The string elements of an array read so far as a command's arguments (`["mysql", "-u", "root", "-pX"]`,
+/// `["redis-server", "--requirepass", "X"]`): the first one, and the last four before the element being read (the
+/// first among them, while there are fewer), as raw content ranges.
+#[derive(Clone, Copy, Default)]
+struct Args {
+    first: Option<(usize, usize)>,
+    last: [Option<(usize, usize)>; 4],
+}
+
+impl Args {
+    /// Whether the string content `raw[cs..ce]` can be an argument here: not empty, no escape, no blank.
+    fn plain(b: &[u8], cs: usize, ce: usize) -> bool {
+        ce > cs && !b[cs..ce].iter().any(|&c| c == b'\\' || c.is_ascii_whitespace())
+    }
+
+    /// Takes the string element `raw[cs..ce]` as the next argument.
+    #[inline]
+    fn push(&mut self, cs: usize, ce: usize) {
+        self.first = self.first.or(Some((cs, ce)));
+        self.last = [self.last[1], self.last[2], self.last[3], Some((cs, ce))];
+    }
+
+    /// Whether the element `raw[cs..ce]` or the one before looks like an option (starts with `-` or `/`): the test
+    /// before [`line`](Self::line), on every string element of every array.
+    #[inline]
+    fn near_option(&self, b: &[u8], cs: usize, ce: usize) -> bool {
+        let option = |r: Option<(usize, usize)>| r.is_some_and(|(s, e)| e > s && matches!(b[s], b'-' | b'/'));
+        self.first.is_some() && (option(Some((cs, ce))) || option(self.last[3]))
+    }
+
+    /// The command line the element `raw[cs..ce]` ends, and where the element starts in it: its program, the four
+    /// arguments before it, and it. `None` when one of them has an escape or a blank (then it is not an argv).
+    fn line(&self, b: &[u8], cs: usize, ce: usize) -> Option<(String, usize)> {
+        let first = self.first.filter(|f| !self.last.contains(&Some(*f)));
+        let before = [first, self.last[0], self.last[1], self.last[2], self.last[3]];
+        let mut line = String::new();
+        for (s, e) in before.into_iter().flatten() {
+            Args::plain(b, s, e).then_some(())?;
+            line.push_str(std::str::from_utf8(&b[s..e]).ok()?);
+            line.push(' ');
+        }
+        let at = line.len();
+        Args::plain(b, cs, ce).then_some(())?;
+        line.push_str(std::str::from_utf8(&b[cs..ce]).ok()?);
+        Some((line, at))
+    }
+}
+
+/// Adds to `spans` (of the element `raw[cs..ce]`, a string of an array) what a scan of the command line it ends finds
+/// in it (see [`Args`]).
+#[inline(never)]
+fn argv_spans(
+    b: &[u8],
+    cs: usize,
+    ce: usize,
+    args: &Args,
+    scan: &dyn Fn(&str, Resume) -> Vec<Found>,
+    spans: &mut Vec<Found>,
+) {
+    let Some((line, at)) = args.line(b, cs, ce) else { return };
+    let len = ce - cs;
+    for f in scan(&line, Resume::START) {
+        let inside = f.start >= at && f.end <= at + len;
+        if inside && spans.iter().all(|g| g.end <= f.start - at || g.start >= f.end - at) {
+            spans.push(Found { start: f.start - at, end: f.end - at, rule: f.rule });
+        }
+    }
+    spans.sort_by_key(|f| f.start);
+}
+
 /// Whether a member key is one of the two halves of a name/value pair: `Some(true)` for `name`/`key`, `Some(false)`
 /// for `value`.
 fn pair_half(key: &[u8]) -> Option<bool> {
@@ -77,6 +147,10 @@ pub fn walk(
     let b = raw.as_bytes();
     let n = b.len();
     let mut stack: Vec<Frame> = Vec::new();
+    // The arguments read so far of the innermost array opened last, and its depth in `stack` (an array in which
+    // another one was opened is no longer read as arguments: what follows the inner one is not its next argument).
+    let mut args = Args::default();
+    let mut args_depth = 0;
     let mut edits: Vec<Edit> = Vec::new();
     let mut i = 0;
     while i < n {
@@ -117,6 +191,14 @@ pub fn walk(
                         Read::Plain => scan(text, Resume::START),
                     },
                 };
+                let mut spans = spans;
+                if matches!(stack.last(), Some(Frame::Arr { .. })) && stack.len() == args_depth {
+                    // An element of a command's arguments: read with the program and the arguments before it.
+                    if args.near_option(b, cs, ce) {
+                        argv_spans(b, cs, ce, &args, scan, &mut spans);
+                    }
+                    args.push(cs, ce);
+                }
                 let mut seg = if is_key { Some(KeySeg::Raw(cs, ce)) } else { None };
                 if !spans.is_empty() {
                     let at = |d: usize| cs + if has_escape { raw_offset(&dec.escs, d) } else { d };
@@ -146,6 +228,8 @@ pub fn walk(
             }
             b'[' => {
                 stack.push(Frame::Arr { idx: 0 });
+                args = Args::default();
+                args_depth = stack.len();
                 i += 1;
             }
             b'}' | b']' => {
@@ -154,7 +238,7 @@ pub fn walk(
             }
             b',' => {
                 match stack.last_mut() {
-                    Some(Frame::Arr { idx }) => *idx += 1,
+                    Some(Frame::Arr { idx, .. }) => *idx += 1,
                     Some(Frame::Obj { key, want_key, .. }) => {
                         *key = None;
                         *want_key = true;
@@ -657,7 +741,7 @@ fn path_of(raw: &str, stack: &[Frame], leaf: Option<&KeySeg>) -> String {
     let leaf = leaf.map(|k| Frame::Obj { key: Some(borrow_seg(k)), want_key: false, named: None });
     for f in stack.iter().chain(leaf.iter()) {
         match f {
-            Frame::Arr { idx } => {
+            Frame::Arr { idx, .. } => {
                 p.push('[');
                 p.push_str(&idx.to_string());
                 p.push(']');

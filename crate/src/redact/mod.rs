@@ -38,7 +38,8 @@
 //! `smbclient -U user%X`, `htpasswd -b file user X`, `openssl … -passin pass:X`, `keytool -storepass X`, `7z -pX`,
 //! `zip -P X`, `ssh-keygen -N X`, `echo X | sudo -S`, and more; for any program, a password option right after a
 //! user option (`-u U -p X`, `-U U -P X`) and Windows-style `/p:X`, `/pass:X`; `ssh -p 22`, `mkdir -p`, `ps -u app
-//! -p 4242` and `mysql -p db`, which asks, are left alone).
+//! -p 4242` and `mysql -p db`, which asks, are left alone; in JSON, an array of strings is read as a command's
+//! arguments too: `["mysql", "-u", "root", "-pX"]`, `["redis-server", "--requirepass", "X"]`).
 //!
 //! Values of secret-naming keys are filtered: placeholders (`***`, `<token>`, `${VAR}`, `$VAR`, `%VAR%`, `{{ … }}`,
 //! `changeme`, `CHANGE-ME-…`, `your_api_key`, `REPLACE_ME`, `INSERT_TOKEN_HERE`, anything containing `example`),
@@ -71,7 +72,7 @@ use std::collections::HashMap;
 pub use rules::{Rule, BUILTIN_RULES};
 
 /// Version of the built-in rule set, written next to every redaction list. Bump when rules change.
-pub const RULESET_VERSION: &str = "2026-11-29.7";
+pub const RULESET_VERSION: &str = "2026-11-29.8";
 
 /// Redaction settings. `Default` is enabled with no extra patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -363,6 +363,28 @@ fn json_values() {
 }
 
 #[test]
+fn command_arguments_in_json_arrays() {
+    // An array of strings read as a command's arguments: each element with the program and the ones before it.
+    let m = "[REDACTED:command-line-password]";
+    let cases: Vec<(&str, String)> = vec![
+        (r#"{"args":["mysql","-u","root","-pS3cr3t-Pw9"]}"#, format!(r#"{{"args":["mysql","-u","root","-p{m}"]}}"#)),
+        (r#"["redis-server","--requirepass","S3cr3t-Pw9"]"#, format!(r#"["redis-server","--requirepass","{m}"]"#)),
+        (r#"["cf","login","-u","ci","-p","S3cr3t-Pw9"]"#, format!(r#"["cf","login","-u","ci","-p","{m}"]"#)),
+        (r#"["--password","S3cr3t-Pw9","-v"]"#, r#"["--password","[REDACTED:secret-assignment]","-v"]"#.to_string()),
+        // Left alone: what the program asks for, other programs' options, numbers, non-argv arrays.
+        (r#"["mysql","-u","root","-p","app"]"#, r#"["mysql","-u","root","-p","app"]"#.into()),
+        (r#"["ssh","-p","2222","host"]"#, r#"["ssh","-p","2222","host"]"#.into()),
+        (r#"["ps","-u","app","-p","4242"]"#, r#"["ps","-u","app","-p","4242"]"#.into()),
+        (r#"["sshpass","-p","a b c","ssh"]"#, r#"["sshpass","-p","a b c","ssh"]"#.into()),
+    ];
+    for (input, want) in cases {
+        let out = r().redact_json(input).map_or(input.to_string(), |(out, _)| out);
+        assert_eq!(out, want, "input: {input}");
+        assert!(r().redact_json(&out).is_none(), "idempotent: {out}");
+    }
+}
+
+#[test]
 fn hits_merge_by_path_and_rule_in_order_of_first_occurrence() {
     // More distinct (path, rule) pairs than the linear search holds, revisited out of order.
     let fields: Vec<String> =
