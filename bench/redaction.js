@@ -140,7 +140,7 @@ export const JS_RULES = [
   ["authorization-header", /\bAuthorization["']?\s*[:=]\s*["']?(?:Bearer|Basic|Token|Digest|Bot)\s+([A-Za-z0-9._~+/=-]+)/gi],
   ["bearer-token", /\bBearer\s+([A-Za-z0-9._~+/-]{16,}=*)/g],
   // a keyword at a word start, not a `secret_name`/`token_count`-like neighbour; a value of 6+ non-space characters
-  ["secret-assignment", new RegExp(`(?<![A-Za-z])(?:${KEYWORDS})(?![_-]?(?:name|id|count|type|url|path|file|expir|refresh|s\\b))[A-Za-z0-9_]*["']?\\s*(?:=|:|=>)\\s*["']?([^\\s"',;]{6,})`, "gi")],
+  ["secret-assignment", new RegExp(`(?<![A-Za-z])(?:${KEYWORDS})(?![_-]?(?:name|id|count|type|url|path|file|expir|refresh|s\\b))[A-Za-z0-9_]*["']?\\s*(?:=|:|=>|>)\\s*["']?([^\\s"',;<]{6,})`, "gi")],
   ["db-key-echo", new RegExp(`Key \\([^)]*(?:${KEYWORDS})[^)]*\\)=\\(([^)]*)\\)|Duplicate entry '([^']*)' for key '[^']*(?:${KEYWORDS})`, "gi")],
   // a known program, then in the same command its password option and the value (or the part of it after
   // `user:`, `user%`, `pass:`); no option-value pairing or placeholder filter. One `\b` before the alternatives

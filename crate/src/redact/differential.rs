@@ -230,6 +230,11 @@ const TEXT_PIECES: &[&str] = &[
     "|",
     "&&",
     "\\\n",
+    "<password>",
+    "</password>",
+    "<",
+    ">",
+    "<add key=\"ClearTextPassword\" value=\"",
 ];
 
 /// Raw content pieces, used as they are: escapes of every kind (also `\uXXXX`, surrogate pairs, invalid ones)

@@ -29,7 +29,7 @@
 //! `scheme://user:password@host`), `url-signature` (`sig=`, `X-Amz-Signature=`), `authorization-header` (the
 //! credential after `Authorization: <scheme>`), `bearer-token` (`Bearer <credential>` anywhere),
 //! `secret-assignment` (the value of a key naming a secret — password, passwd, passphrase, secret, token,
-//! api_key, access_key, client_secret, auth, credentials, … — in code, env files, JSON, YAML, query strings and
+//! api_key, access_key, client_secret, auth, credentials, … — in code, env files, JSON, YAML, XML, query strings and
 //! `--flag value`), `db-key-echo` (PostgreSQL `Key (col)=(value)` and MySQL `Duplicate entry 'value' for key
 //! 'col'` when a column names a secret; other columns such as `email` are kept: they are what an agent needs to
 //! debug a unique violation, and personal data is not what this redactor is for), `command-line-password` (a
@@ -52,7 +52,9 @@
 //! may be aligned in a column (`"JWT_SECRET"      = …`), and a Terraform change `"old" -> "new"` loses both.
 //! `primaryKey`/`secondaryKey` (Azure) take only a credential-shaped value (a database's primary key shares the
 //! words). In JSON, the `value` of an object whose `name` (or `key`) names a secret is that secret (HAR files,
-//! container env lists), and so is a YAML `value:` under a `- name:` that names one (Kubernetes env lists); a token
+//! container env lists), and so is a YAML `value:` under a `- name:` that names one (Kubernetes env lists), and an
+//! XML `value="…"` after `key="…"` or `name="…"` in the same tag (.NET configuration, phpunit.xml); an XML element
+//! whose name names a secret holds one (`<password>…</password>`, Maven `settings.xml`); a token
 //! used as a URL's user name goes with the password beside it.
 //!
 //! Copies: once a secret of 8 bytes or more is found in a text (a JSON string, or a text entry), its other
@@ -72,7 +74,7 @@ use std::collections::HashMap;
 pub use rules::{Rule, BUILTIN_RULES};
 
 /// Version of the built-in rule set, written next to every redaction list. Bump when rules change.
-pub const RULESET_VERSION: &str = "2026-11-29.8";
+pub const RULESET_VERSION: &str = "2026-11-29.9";
 
 /// Redaction settings. `Default` is enabled with no extra patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,9 +1,10 @@
 //! The single pass over free text.
 //!
 //! Conceptually one loop walks the bytes with a 256-entry class table. Runs of token characters (`[A-Za-z0-9_.-]`)
-//! are checked against the prefix-anchored token shapes only at their start; the three punctuation bytes `:`, `=`
-//! and `[` are the only other stops: `:`/`=` look back at the run just before (a key naming a secret, a URL
-//! scheme, a database key echo) and `[` skips markers left by an earlier pass. Spans come out sorted and disjoint,
+//! are checked against the prefix-anchored token shapes only at their start; the four punctuation bytes `:`, `=`,
+//! `>` and `[` are the only other stops: `:`/`=` look back at the run just before (a key naming a secret, a URL
+//! scheme, a database key echo), `>` at an XML start tag (`<password>`), and `[` skips markers left by an earlier
+//! pass. Spans come out sorted and disjoint,
 //! because every handler returns a resume position at or past the end of what it redacted.
 //!
 //! That loop is kept in the tests as the reference. [`Scanner::run`] visits the same runs and stops with the same
@@ -43,6 +44,7 @@ static CLASS: [u8; 256] = {
     t[b':' as usize] = STOP;
     t[b'=' as usize] = STOP;
     t[b'[' as usize] = STOP;
+    t[b'>' as usize] = STOP;
     t
 };
 
@@ -150,6 +152,28 @@ fn in_arn(b: &[u8], ks: usize) -> bool {
 #[inline]
 fn is_value_key(b: &[u8], key: (usize, usize)) -> bool {
     key.1 - key.0 == 5 && &b[key.0..key.1] == b"value"
+}
+
+/// Whether the stop `>` at `p` ends an XML start tag right after its name, `key` (`<password>`).
+#[inline]
+fn is_start_tag(b: &[u8], key: (usize, usize), p: usize) -> bool {
+    key.1 == p && key.0 > 0 && b[key.0 - 1] == b'<'
+}
+
+/// For the attribute `value` at `ks` of an XML element: the `key` or `name` attribute before it in the same tag
+/// (`<add key="DbPassword" value="…"/>` in .NET configuration, `<env name="API_TOKEN" value="…"/>` in phpunit.xml).
+fn xml_attribute_name(b: &[u8], ks: usize) -> Option<(usize, usize)> {
+    let from = ks.saturating_sub(256);
+    let lt = from + b[from..ks].iter().rposition(|&c| matches!(c, b'<' | b'>' | b'\n'))?;
+    if b[lt] != b'<' {
+        return None;
+    }
+    let tag = &b[lt..ks];
+    let at =
+        [&b" key=\""[..], b" name=\"", b" key='", b" name='"].iter().find_map(|p| find(tag, p).map(|k| k + p.len()))?;
+    let ns = lt + at;
+    let ne = ns + run_len(b, ns, |c| is_alnum(c) || matches!(c, b'_' | b'-' | b'.' | b':'));
+    (ne > ns && matches!(b.get(ne), Some(b'"' | b'\''))).then_some((ns, ne))
 }
 
 /// Whether a value read after a key and a space is itself an assignment, `NAME=value` (`TWINE_USERNAME=__token__
@@ -377,9 +401,9 @@ impl Block {
 fn classes64(chunk: &[u8; 64], out: &mut Masks) {
     use core::arch::wasm32::*;
     // Bit buckets: 0 `-.`, 1 digits, 2 `A-O a-o` (letters with high nibble 4/6, low 1-F), 3 `P-Z p-z`, 4 `_`,
-    // 5 `:=`, 6 `[`, 7 `B E b e` (low nibble 2/5, high nibble 4/6). A byte's buckets are lo[low nibble] &
+    // 5 `:=>`, 6 `[`, 7 `B E b e` (low nibble 2/5, high nibble 4/6). A byte's buckets are lo[low nibble] &
     // hi[high nibble]; bytes of 0x80 and up index past hi.
-    let lo = u8x16(0x0a, 0x0e, 0x8e, 0x0e, 0x0e, 0x8e, 0x0e, 0x0e, 0x0e, 0x0e, 0x2c, 0x44, 0x04, 0x25, 0x05, 0x14);
+    let lo = u8x16(0x0a, 0x0e, 0x8e, 0x0e, 0x0e, 0x8e, 0x0e, 0x0e, 0x0e, 0x0e, 0x2c, 0x44, 0x04, 0x25, 0x25, 0x14);
     let hi = u8x16(0, 0, 0x01, 0x22, 0x84, 0x58, 0x84, 0x08, 0, 0, 0, 0, 0, 0, 0, 0);
     let zero = u8x16_splat(0);
     // The four quarters are written out rather than looped over (at opt-level "s" the loop stayed, with its shifts
@@ -442,7 +466,7 @@ fn classes64_swar(chunk: &[u8; 64]) -> Masks {
         let at = 8 * k;
         m.word |= bits((letter | dash_dot | digit | underscore) & ascii) << at;
         m.sep |= bits((dash_dot | underscore) & ascii) << at;
-        m.stop |= bits((eq(x, b':') | eq(x, b'=') | eq(x, b'[')) & ascii) << at;
+        m.stop |= bits((eq(x, b':') | eq(x, b'=') | eq(x, b'[') | eq(x, b'>')) & ascii) << at;
         m.digit |= bits(digit & ascii) << at;
         m.space |= bits(eq(x, b' ') & ascii) << at;
         m.be |= bits((eq(folded, b'b') | eq(folded, b'e')) & ascii) << at;
@@ -788,6 +812,9 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
                 !matches!(next, Some(b'/' | b':')) && !slash
             }
             b'=' => !(next == Some(b'(') && p > 0 && b[p - 1] == b')'),
+            // Only the end of a start tag, right after its name (`<password>`), may be one; `->`, `> out.txt` and
+            // `<div class="x">` are not.
+            b'>' => return !is_start_tag(b, key, p),
             _ => false,
         };
         plain
@@ -807,6 +834,7 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
         match self.b[p] {
             b'[' => self.on_bracket(p),
             b':' => self.on_colon(p, key),
+            b'>' => self.on_tag(p, key),
             _ => self.on_equals(p, key),
         }
     }
@@ -871,6 +899,7 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             let next = match b[i] {
                 b'[' => self.on_bracket(i),
                 b':' => self.on_colon(i, key),
+                b'>' => self.on_tag(i, key),
                 _ => self.on_equals(i, key),
             };
             i = next.max(i + 1);
@@ -1131,6 +1160,42 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
         i + 1
     }
 
+    /// `<password>SECRET</password>`, `<apiKey>…</apiKey>`: an XML element whose name names a secret (Maven
+    /// `settings.xml`, .NET and Java configuration). The value runs to the next `<` on the line; a literal, as a JSON
+    /// string under such a key is.
+    fn on_tag(&mut self, i: usize, key: (usize, usize)) -> usize {
+        let b = self.b;
+        if !is_start_tag(b, key, i) {
+            return i + 1;
+        }
+        let Some(kc) = self.keys.classify(b, key.0, key.1) else {
+            return i + 1;
+        };
+        if RAW {
+            return self.bail();
+        }
+        if matches!(kc.family, Family::Authorization | Family::PrivateKey) {
+            return i + 1; // `Bearer …` and PEM blocks: their own rules
+        }
+        let rest = &b[i + 1..b.len().min(i + 1 + 8192)];
+        let Some(len) = rest.iter().position(|&c| c == b'<' || c == b'\n') else {
+            return i + 1;
+        };
+        if !starts_with_at(b, i + 1 + len, b"</") {
+            return i + 1;
+        }
+        let v = &rest[..len];
+        let (vs, ve) = (i + 1 + (v.len() - v.trim_ascii_start().len()), i + 1 + v.trim_ascii_end().len());
+        if ve <= vs || !accept_value(&b[vs..ve], Mode::Literal, kc.family) {
+            return i + 1;
+        }
+        if self.emit(vs, ve, kc.rule) {
+            ve
+        } else {
+            i + 1
+        }
+    }
+
     fn on_colon(&mut self, i: usize, key: (usize, usize)) -> usize {
         let b = self.b;
         if key.1 == i && self.slash_key(key) {
@@ -1257,6 +1322,9 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
         let b = self.b;
         if !is_value_key(b, (ks, ke)) {
             return None;
+        }
+        if let Some((ns, ne)) = xml_attribute_name(b, ks) {
+            return self.keys.classify(b, ns, ne);
         }
         let from = ks.saturating_sub(512);
         let ls = from + b[from..ks].iter().rposition(|&c| c == b'\n')? + 1;

@@ -363,6 +363,33 @@ fn json_values() {
 }
 
 #[test]
+fn xml_elements_and_attributes() {
+    let m = "[REDACTED:secret-assignment]";
+    let settings =
+        "<server>\n  <id>nexus</id>\n  <username>deploy</username>\n  <password>S3cr3t-Pw9</password>\n</server>";
+    let cases: Vec<(&str, String)> = vec![
+        (settings, settings.replace("S3cr3t-Pw9", m)),
+        ("<apiKey> k9Xq2Lm7vPz0w1aB </apiKey>", format!("<apiKey> {m} </apiKey>")),
+        (
+            r#"<add key="ClearTextPassword" value="S3cr3t-Pw9" />"#,
+            format!(r#"<add key="ClearTextPassword" value="{m}" />"#),
+        ),
+        (r#"<env name="API_TOKEN" value="k9Xq2Lm7vPz0w1aB"/>"#, format!(r#"<env name="API_TOKEN" value="{m}"/>"#)),
+        // Left alone: placeholders, names that name no secret, other uses of `>`.
+        ("<password>${env.NEXUS_PASSWORD}</password>", "<password>${env.NEXUS_PASSWORD}</password>".into()),
+        ("<passwordPolicy>strict</passwordPolicy>", "<passwordPolicy>strict</passwordPolicy>".into()),
+        (r#"<input type="password" name="password">"#, r#"<input type="password" name="password">"#.into()),
+        (r#"<add key="Timeout" value="30"/>"#, r#"<add key="Timeout" value="30"/>"#.into()),
+        ("GET /token -> 200; cat secret > out.txt", "GET /token -> 200; cat secret > out.txt".into()),
+        ("<password>\nS3cr3t-Pw9\n</password>", "<password>\nS3cr3t-Pw9\n</password>".into()),
+    ];
+    for (input, want) in cases {
+        assert_eq!(text(input), want, "input: {input}");
+        assert_eq!(text(&want), want, "idempotent: {want}");
+    }
+}
+
+#[test]
 fn command_arguments_in_json_arrays() {
     // An array of strings read as a command's arguments: each element with the program and the ones before it.
     let m = "[REDACTED:command-line-password]";
