@@ -180,7 +180,7 @@ pub fn walk(
                 let (cs, ce, next, read) = read_string(raw, i, dec, scan_raw);
                 let has_escape = matches!(read, Read::Decoded(_));
                 let text: &str = if has_escape { dec.text() } else { &raw[cs..ce] };
-                let spans = match kc.and_then(|kc| whole_value(text, kc, allowed)) {
+                let mut spans = match kc.and_then(|kc| whole_value(text, kc, allowed)) {
                     Some(f) => vec![f],
                     None if member_key.is_some_and(|k| twilio_sid_under(k, text.as_bytes())) && !allowed(text) => {
                         vec![Found { start: 0, end: text.len(), rule: Rule::TwilioKey }]
@@ -191,7 +191,6 @@ pub fn walk(
                         Read::Plain => scan(text, Resume::START),
                     },
                 };
-                let mut spans = spans;
                 if matches!(stack.last(), Some(Frame::Arr { .. })) && stack.len() == args_depth {
                     // An element of a command's arguments: read with the program and the arguments before it.
                     if args.near_option(b, cs, ce) {
@@ -238,7 +237,7 @@ pub fn walk(
             }
             b',' => {
                 match stack.last_mut() {
-                    Some(Frame::Arr { idx, .. }) => *idx += 1,
+                    Some(Frame::Arr { idx }) => *idx += 1,
                     Some(Frame::Obj { key, want_key, .. }) => {
                         *key = None;
                         *want_key = true;
@@ -741,7 +740,7 @@ fn path_of(raw: &str, stack: &[Frame], leaf: Option<&KeySeg>) -> String {
     let leaf = leaf.map(|k| Frame::Obj { key: Some(borrow_seg(k)), want_key: false, named: None });
     for f in stack.iter().chain(leaf.iter()) {
         match f {
-            Frame::Arr { idx, .. } => {
+            Frame::Arr { idx } => {
                 p.push('[');
                 p.push_str(&idx.to_string());
                 p.push(']');
