@@ -280,7 +280,9 @@ fn program_before(
                 Some(None) => return Err(()),
                 _ => {}
             }
-        } else if let Some(known) = OPTIONS.iter().flat_map(|o| o.programs).find(|p| is_one_of(name, &[p])) {
+        } else if let Some(known) =
+            OPTIONS.iter().flat_map(|o| o.programs).find(|p| p.as_bytes().eq_ignore_ascii_case(name))
+        {
             return Ok(Some((known, ws, options_only)));
         }
         let plain = !word.starts_with(b"-");

@@ -207,14 +207,11 @@ impl Redactor {
             self.with_keys(|keys| scan::Scanner::new_raw(content, esc, &allowed, keys).run_raw())
         };
         let scan_raw: Option<json::ScanRaw> = if raw_scan && self.custom.is_empty() { Some(&clean_raw) } else { None };
-        let edits = match self.decoded.try_borrow_mut() {
-            Ok(mut dec) => {
-                let edits = json::walk(raw, key, &find, scan_raw, &allowed, &mut dec);
-                dec.trim();
-                edits
-            }
-            Err(_) => json::walk(raw, key, &find, scan_raw, &allowed, &mut json::Decoded::default()),
-        };
+        let edits = kept(&self.decoded, |dec| {
+            let edits = json::walk(raw, key, &find, scan_raw, &allowed, dec);
+            dec.trim();
+            edits
+        });
         if edits.is_empty() {
             return None;
         }
@@ -235,13 +232,9 @@ impl Redactor {
         Some((out, hits.into_vec()))
     }
 
-    /// Runs `f` with the key cache. The calls that use it never nest; were one to, it would get a fresh cache
-    /// rather than a panic.
+    /// Runs `f` with the key cache.
     fn with_keys<T>(&self, f: impl FnOnce(&mut scan::KeyCache) -> T) -> T {
-        match self.keys.try_borrow_mut() {
-            Ok(mut keys) => f(&mut keys),
-            Err(_) => f(&mut scan::KeyCache::default()),
-        }
+        kept(&self.keys, f)
     }
 
     fn allowed(&self, s: &str) -> bool {
@@ -266,6 +259,15 @@ impl Redactor {
             add_echoes(text, &mut found);
         }
         found
+    }
+}
+
+/// Runs `f` with what a redactor keeps from call to call in `cell` (its key cache, its decoding buffers). The calls
+/// that use one never nest; were one to, it would get a fresh one rather than a panic.
+fn kept<K: Default, T>(cell: &RefCell<K>, f: impl FnOnce(&mut K) -> T) -> T {
+    match cell.try_borrow_mut() {
+        Ok(mut k) => f(&mut k),
+        Err(_) => f(&mut K::default()),
     }
 }
 

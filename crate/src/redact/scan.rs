@@ -915,8 +915,7 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             if starts_with_at(b, s, b"-----BEGIN") {
                 return if RAW { Some(self.bail()) } else { self.pem(s) };
             }
-            let option = command::may_be_option(&b[s..e]);
-            if option {
+            if command::may_be_option(&b[s..e]) {
                 if let Some(next) = self.command_line(s, e) {
                     return Some(next);
                 }
@@ -999,7 +998,7 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
     }
 
     /// `mysql -pSECRET`, `curl -u user:SECRET`, `sshpass -p SECRET`, …: a password option of the program it is given
-    /// to (see [`command`]). The program names the value, so it is taken as a literal (`-proot` is a password).
+    /// to (see [`command`]), its value a literal (`-proot` is a password).
     /// Kept out of line: most runs that start with `-` are not options of this kind (`->`, `--git`), and inlined
     /// this made a clean 1 MiB text 4-7% slower to scan (wasm A/B).
     #[inline(never)]
@@ -1013,13 +1012,14 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
         };
         let (vs, ve) = command::shell_word(self.b, value)?;
         let (ps, pe) = command::password_in(self.b, vs, ve, part)?;
-        let v = &self.b[ps..pe];
-        // A documentation placeholder cut short by the bare word's end (`-p[password]`) is not a password.
-        let bracketed = v.first() == Some(&b'[') && is_mask_word(v);
-        if bracketed || !accept_value(v, Mode::Literal, Family::Password) {
-            return None;
-        }
-        self.emit(ps, pe, Rule::CommandLinePassword).then_some(pe)
+        self.command_password(ps, pe)
+    }
+
+    /// `b[ps..pe]`, given to a program as its password, unless it is a placeholder (`-p[password]`, `-p"$DB_PASS"`):
+    /// the program names the value, so it is taken as a literal password.
+    fn command_password(&mut self, ps: usize, pe: usize) -> Option<usize> {
+        let accepted = accept_value(&self.b[ps..pe], Mode::Literal, Family::Password);
+        (accepted && self.emit(ps, pe, Rule::CommandLinePassword)).then_some(pe)
     }
 
     /// Whether `key`, right before a `:`, is `/p`, `-p`, `/pass`… (see [`command::slash_password_key`]). The byte
@@ -1035,11 +1035,10 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
     /// /p:Configuration=Release`).
     fn slash_password(&mut self, i: usize) -> Option<usize> {
         let (vs, ve) = command::shell_word(self.b, i + 1)?;
-        let v = &self.b[vs..ve];
-        if v.contains(&b'=') || !accept_value(v, Mode::Literal, Family::Password) {
+        if self.b[vs..ve].contains(&b'=') {
             return None;
         }
-        self.emit(vs, ve, Rule::CommandLinePassword).then_some(ve)
+        self.command_password(vs, ve)
     }
 
     /// `--password hunter2`, `--token "…"`: a command-line flag naming a secret, its value after one space.
