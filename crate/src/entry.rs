@@ -498,7 +498,9 @@ impl<'s> Line<'s> {
         // stamps (rendered and redacted once per context) are added.
         if !self.text_redacted {
             self.out.push('}');
-            if let Some((clean, hits)) = redactor.redact_json(&self.out) {
+            // Room for what follows: the stamps, and the list of what was redacted.
+            let room = ctx.members.iter().map(|m| m.member.len() + 1).sum::<usize>() + 256;
+            if let Some((clean, hits)) = redactor.redact_json_with_room(&self.out, room) {
                 self.out = clean;
                 self.hits.extend(hits);
             }

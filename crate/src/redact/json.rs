@@ -8,6 +8,7 @@
 
 use super::rules::{accept_value, classify_key, twilio_sid_under, whole_token, Family, KeyClass, Mode, Rule};
 use super::scan::{auth_credential, Found, Resume};
+use std::rc::Rc;
 
 /// A key as it appears in a path: its raw (escaped) text, or a redacted copy when the key itself held a secret.
 enum KeySeg {
@@ -113,7 +114,8 @@ pub struct Edit {
     pub start: usize,
     pub end: usize,
     pub rule: Rule,
-    pub path: String,
+    /// Shared by the edits of one string.
+    pub path: Rc<str>,
 }
 
 /// Scans the raw content of a string whose escapes are all two bytes long, given the escaped bits (see
@@ -205,9 +207,9 @@ pub fn walk(
                     if is_key {
                         seg = Some(KeySeg::Owned(redacted_copy(raw, cs, ce, &spans, &ranges)));
                     }
-                    let path = path_of(raw, &stack, seg.as_ref());
+                    let path: Rc<str> = path_of(raw, &stack, seg.as_ref()).into();
                     for (f, &(start, end)) in spans.iter().zip(&ranges) {
-                        edits.push(Edit { start, end, rule: f.rule, path: path.clone() });
+                        edits.push(Edit { start, end, rule: f.rule, path: Rc::clone(&path) });
                     }
                 }
                 if half == Some(true) {

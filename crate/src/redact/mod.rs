@@ -70,6 +70,7 @@ mod user;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 pub use rules::{Rule, BUILTIN_RULES};
 
@@ -172,20 +173,26 @@ impl Redactor {
     /// document). Only the contents of JSON strings change; a string whose key names a secret is redacted
     /// whole. Nesting is walked iteratively. Hits carry the path relative to the value (`$.env.API_KEY`).
     pub fn redact_json(&self, raw: &str) -> Option<(String, Vec<Hit>)> {
-        self.redact_json_inner(raw, None, true)
+        self.redact_json_inner(raw, None, true, 0)
+    }
+
+    /// [`redact_json`](Self::redact_json) whose result has room for `room` more bytes (what the caller appends
+    /// to it next), so that appending does not copy it again.
+    pub fn redact_json_with_room(&self, raw: &str, room: usize) -> Option<(String, Vec<Hit>)> {
+        self.redact_json_inner(raw, None, true, room)
     }
 
     /// Like [`redact_json`](Self::redact_json) for the value of a member whose key the caller holds apart: a
     /// string value is redacted whole when `key` names a secret (an `Authorization` value keeps its scheme).
     pub fn redact_json_member(&self, key: &str, raw: &str) -> Option<(String, Vec<Hit>)> {
-        self.redact_json_inner(raw, Some(key), true)
+        self.redact_json_inner(raw, Some(key), true, 0)
     }
 
     /// [`redact_json`](Self::redact_json) decoding every string with escapes before scanning it, never scanning
     /// one raw: the reference the raw scan is tested against.
     #[cfg(test)]
     fn redact_json_decoded(&self, raw: &str, key: Option<&str>) -> Option<(String, Vec<Hit>)> {
-        self.redact_json_inner(raw, key, false)
+        self.redact_json_inner(raw, key, false, 0)
     }
 
     /// Whether a member key names a secret (`password`, `api_key`, `clientSecret`, `Authorization`, …; not
@@ -195,8 +202,14 @@ impl Redactor {
     }
 
     /// `raw_scan`: whether long strings with escapes may be proven clean without decoding them (see
-    /// `scan::Scanner::run_raw`); `false` only in tests, as the reference.
-    fn redact_json_inner(&self, raw: &str, key: Option<&str>, raw_scan: bool) -> Option<(String, Vec<Hit>)> {
+    /// `scan::Scanner::run_raw`); `false` only in tests, as the reference. `room`: spare capacity for the result.
+    fn redact_json_inner(
+        &self,
+        raw: &str,
+        key: Option<&str>,
+        raw_scan: bool,
+        room: usize,
+    ) -> Option<(String, Vec<Hit>)> {
         if !self.enabled || raw.is_empty() {
             return None;
         }
@@ -215,7 +228,7 @@ impl Redactor {
         if edits.is_empty() {
             return None;
         }
-        let mut out = String::with_capacity(raw.len() + 24 * edits.len());
+        let mut out = String::with_capacity(raw.len() + 24 * edits.len() + room);
         let mut hits = Hits::default();
         let mut last = 0;
         for e in &edits {
@@ -364,39 +377,69 @@ fn push_marker(out: &mut String, rule: Rule) {
 
 /// Hits merged by (path, rule), in order of first occurrence. An entry has a few (a path per redacted field, a rule
 /// or two per path), which a linear search finds faster than hashing the path; past `LINEAR` of them (a large
-/// document with a secret in each of many fields) an index takes over, so merging stays linear in the hits.
+/// document with a secret in each of many fields) an index takes over, so merging stays linear in the hits. The
+/// index is keyed by a hash of the path, so a lookup allocates nothing; a path that shares its hash and rule with
+/// another is found by a linear search.
 #[derive(Default)]
 struct Hits {
     list: Vec<(Rule, Hit)>,
-    index: HashMap<(String, Rule), usize>,
+    index: HashMap<(u64, Rule), usize, BuildHasherDefault<Mix>>,
+}
+
+/// The index's hasher: its keys are hashes already, so mixing them once is enough.
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn write(&mut self, bytes: &[u8]) {
+        for &c in bytes {
+            self.write_u64(u64::from(c));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 const LINEAR: usize = 16;
 
 impl Hits {
     fn add(&mut self, path: &str, rule: Rule) {
+        let linear = |list: &[(Rule, Hit)]| list.iter().position(|(r, h)| *r == rule && h.path == path);
         let found = if self.list.len() <= LINEAR {
-            self.list.iter().position(|(r, h)| *r == rule && h.path == path)
+            linear(&self.list)
         } else {
             if self.index.is_empty() {
-                for (i, (r, h)) in self.list.iter().enumerate() {
-                    self.index.insert((h.path.clone(), *r), i);
+                for (i, (r, h)) in self.list.iter().enumerate().rev() {
+                    self.index.insert((fnv1a(&h.path), *r), i);
                 }
             }
-            self.index.get(&(path.to_string(), rule)).copied()
+            match self.index.get(&(fnv1a(path), rule)) {
+                Some(&i) if self.list[i].1.path == path => Some(i),
+                Some(_) => linear(&self.list),
+                None => None,
+            }
         };
         if let Some(i) = found {
             self.list[i].1.count += 1;
             return;
         }
         if !self.index.is_empty() {
-            self.index.insert((path.to_string(), rule), self.list.len());
+            self.index.entry((fnv1a(path), rule)).or_insert(self.list.len());
         }
         self.list.push((rule, Hit { path: path.to_string(), rule: rule.id().into_owned(), count: 1 }));
     }
     fn into_vec(self) -> Vec<Hit> {
         self.list.into_iter().map(|(_, h)| h).collect()
     }
+}
+
+/// FNV-1a (64-bit) of a path, for [`Hits`]' index.
+fn fnv1a(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, c| (h ^ u64::from(c)).wrapping_mul(0x0100_0000_01b3))
 }
 
 #[cfg(test)]

@@ -148,21 +148,37 @@ pub fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     find_from(hay, needle, 0)
 }
 
-/// [`find`] at or after `from`.
+/// [`find`] at or after `from`: the needle's first byte is looked for eight bytes at a time.
 pub fn find_from(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     if needle.is_empty() || hay.len() < needle.len() {
         return None;
     }
-    let first = needle[0];
     let last = hay.len() - needle.len();
     let mut i = from;
     while i <= last {
-        if hay[i] == first && &hay[i..i + needle.len()] == needle {
+        i = byte_from(hay, needle[0], i).filter(|&j| j <= last)?;
+        if &hay[i..i + needle.len()] == needle {
             return Some(i);
         }
         i += 1;
     }
     None
+}
+
+/// The first `c` in `b` at or after `i`, eight bytes at a time: the "has a zero byte" trick from "Bit Twiddling
+/// Hacks" (https://graphics.stanford.edu/~seander/bithacks.html#ZeroInWord), whose lowest flagged byte is exact.
+fn byte_from(b: &[u8], c: u8, mut i: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])) ^ (ONES * u64::from(c));
+        let hit = x.wrapping_sub(ONES) & !x & HIGHS;
+        if hit != 0 {
+            return Some(i + (hit.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b.get(i..)?.iter().position(|&x| x == c).map(|k| i + k)
 }
 
 pub fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
@@ -856,17 +872,25 @@ pub fn is_placeholder(v: &[u8]) -> bool {
     if first == b'<' || v.starts_with(b"{{") || v.starts_with(b"%(") || v.starts_with(b"%s") || v.starts_with(b"#{") {
         return true; // <token>, {{ secrets.X }}, %(password)s, #{var}
     }
-    if find(v, b"${").is_some() || find(v, b"{{").is_some() {
+    // One pass for the bytes the searches below need, so that a value without them skips them.
+    let (mut brace, mut star, mut e2) = (false, false, false);
+    for &c in v {
+        brace |= c == b'{';
+        star |= c == b'*';
+        e2 |= c == 0xE2; // the first byte of `•`, `●` and `…`
+    }
+    if brace && (find(v, b"${").is_some() || find(v, b"{{").is_some()) {
         return true;
     }
-    if is_mask_word(v) || is_percent_var(v) || is_fill_in(v) || is_elided(v) {
+    if is_mask_word(v) || is_percent_var(v) || is_fill_in(v) || is_elided(v, star, e2) {
         return true;
     }
-    if v[0] == b'(' && !v.contains(&b')') {
+    if first == b'(' && !v.contains(&b')') {
         return true; // `(ask in #platform, never commit)`: the first word of a remark, not a value
     }
     // Masked: ***, xxxx, ••••, ..., ----
-    if std::str::from_utf8(v).is_ok_and(|s| s.chars().all(|c| "*xX.#?-_•●…".contains(c))) {
+    const MASKS: &str = "*xX.#?-_•●…";
+    if MASKS.as_bytes().contains(&first) && std::str::from_utf8(v).is_ok_and(|s| s.chars().all(|c| MASKS.contains(c))) {
         return true;
     }
     if is_repeated(v) {
@@ -893,13 +917,21 @@ pub fn is_placeholder(v: &[u8]) -> bool {
         b"file:",
         b"fd:",
     ];
-    if REFS.iter().any(|p| starts_with_ci(v, 0, p)) {
+    if REFS.iter().any(|p| p[0] == first.to_ascii_lowercase() && starts_with_ci(v, 0, p)) {
         return true;
     }
-    // Words that mark a fill-in anywhere in it, in one pass (by first letter).
-    const FILL_INS: [&[u8]; 6] = [b"example", b"placeholder", b"changeme", b"change-me", b"change_me", b"xxxxx"];
-    (0..v.len())
-        .any(|i| matches!(v[i] | 0x20, b'e' | b'p' | b'c' | b'x') && FILL_INS.iter().any(|w| starts_with_ci(v, i, w)))
+    // Words that mark a fill-in anywhere in it (`example`, `placeholder`, `changeme`, `change-me`, `change_me`,
+    // `xxxxx`), in one pass: each by its first letter.
+    (0..v.len()).any(|i| match v[i] | 0x20 {
+        b'e' => starts_with_ci(v, i, b"example"),
+        b'p' => starts_with_ci(v, i, b"placeholder"),
+        b'c' => {
+            let dash = matches!(v.get(i + 6), Some(b'-' | b'_'));
+            starts_with_ci(v, i, b"change") && starts_with_ci(v, i + 6 + usize::from(dash), b"me")
+        }
+        b'x' => starts_with_ci(v, i, b"xxxxx"),
+        _ => false,
+    })
 }
 
 /// What another tool left where a secret was: a bracketed word or words, `[REDACTED]`, `[FILTERED]` (Rails
@@ -933,16 +965,16 @@ fn is_fill_in(v: &[u8]) -> bool {
         starts_with_ci(v, 0, w)
             && (words(v) || (sep(w.len()) && v.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')))
     };
-    led(b"replace") || led(b"insert") || (words(v) && n > 5 && sep(n - 5) && starts_with_ci(v, n - 4, b"here"))
+    led(b"replace") || led(b"insert") || (n > 5 && sep(n - 5) && starts_with_ci(v, n - 4, b"here") && words(v))
 }
 
 /// A value shown in part: elided (`sk_test_...`, `whsec_…`) or masked in the middle (`gho_************`,
-/// `sk-proj-****abcd`).
-fn is_elided(v: &[u8]) -> bool {
+/// `sk-proj-****abcd`). `star`, `e2`: whether `v` holds a `*`, a byte 0xE2 (the first of `•`).
+fn is_elided(v: &[u8], star: bool, e2: bool) -> bool {
     v.ends_with(b"...")
         || v.ends_with("…".as_bytes())
-        || find(v, b"****").is_some()
-        || find(v, "••••".as_bytes()).is_some()
+        || (star && find(v, b"****").is_some())
+        || (e2 && find(v, "••••".as_bytes()).is_some())
 }
 
 /// Whether the value of a secret-naming key is worth redacting.
@@ -1074,6 +1106,160 @@ mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// `is_placeholder` as it was before its checks were gated on a first pass over the value (rule set
+    /// 2026-11-29.9): the reference the gated one must agree with.
+    fn is_placeholder_reference(v: &[u8]) -> bool {
+        if v.is_empty() {
+            return true;
+        }
+        let first = v[0];
+        if first == b'$' && v.get(1).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'{' || c == b'(') {
+            return true;
+        }
+        if first == b'<' || v.starts_with(b"{{") || v.starts_with(b"%(") || v.starts_with(b"%s") || v.starts_with(b"#{")
+        {
+            return true;
+        }
+        let naive = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).any(|w| w == needle);
+        if naive(v, b"${") || naive(v, b"{{") {
+            return true;
+        }
+        let n = v.len();
+        let sep = |i: usize| v.get(i).is_some_and(|&c| c == b'_' || c == b'-');
+        let words = |v: &[u8]| v.iter().all(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'-');
+        let led = |w: &[u8]| {
+            starts_with_ci(v, 0, w)
+                && (words(v)
+                    || (sep(w.len()) && v.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')))
+        };
+        let fill_in =
+            led(b"replace") || led(b"insert") || (words(v) && n > 5 && sep(n - 5) && starts_with_ci(v, n - 4, b"here"));
+        let elided =
+            v.ends_with(b"...") || v.ends_with("…".as_bytes()) || naive(v, b"****") || naive(v, "••••".as_bytes());
+        if is_mask_word(v) || is_percent_var(v) || fill_in || elided {
+            return true;
+        }
+        if v[0] == b'(' && !v.contains(&b')') {
+            return true;
+        }
+        if std::str::from_utf8(v).is_ok_and(|s| s.chars().all(|c| "*xX.#?-_•●…".contains(c))) {
+            return true;
+        }
+        if is_repeated(v) || is_stop_value(v) {
+            return true;
+        }
+        const REFS: &[&[u8]] = &[
+            b"your",
+            b"process.env",
+            b"os.environ",
+            b"os.getenv",
+            b"env.",
+            b"env(",
+            b"env[",
+            b"secrets.",
+            b"vault:",
+            b"arn:",
+            b"op://",
+            b"sm://",
+            b"env:",
+            b"file:",
+            b"fd:",
+        ];
+        if REFS.iter().any(|p| starts_with_ci(v, 0, p)) {
+            return true;
+        }
+        const FILL_INS: [&[u8]; 6] = [b"example", b"placeholder", b"changeme", b"change-me", b"change_me", b"xxxxx"];
+        (0..v.len()).any(|i| FILL_INS.iter().any(|w| starts_with_ci(v, i, w)))
+    }
+
+    #[test]
+    fn is_placeholder_agrees_with_its_reference() {
+        // Values built from the pieces the checks look for, glued at random, and random bytes of the same alphabet.
+        let pieces: &[&str] = &[
+            "${",
+            "{{",
+            "}}",
+            "$",
+            "<",
+            "%(",
+            "%s",
+            "#{",
+            "[",
+            "]",
+            "(",
+            ")",
+            "%",
+            "*",
+            "****",
+            "•",
+            "••••",
+            "●",
+            "…",
+            "...",
+            "x",
+            "X",
+            "xxxxx",
+            ".",
+            "#",
+            "?",
+            "-",
+            "_",
+            "replace",
+            "REPLACE_",
+            "insert",
+            "_here",
+            "-HERE",
+            "your",
+            "YOUR",
+            "process.env",
+            "os.environ",
+            "os.getenv",
+            "env.",
+            "env(",
+            "env[",
+            "Env:",
+            "file:",
+            "fd:",
+            "secrets.",
+            "vault:",
+            "arn:",
+            "op://",
+            "sm://",
+            "example",
+            "Example",
+            "placeholder",
+            "changeme",
+            "change-me",
+            "CHANGE_ME",
+            "change",
+            "me",
+            "password",
+            "token",
+            "oauth2",
+            "a",
+            "Z",
+            "7",
+            "hunter2",
+            "k9Xq2Lm7",
+            "é",
+            "\u{e2}",
+        ];
+        use crate::redact::tests::xorshift;
+        const BYTES: &[u8] = b"x*.-_{$e\xe2\x80\xa2c";
+        let mut state = 0x2545_f491u32;
+        let mut checked = 0;
+        for _ in 0..20_000 {
+            let n = 1 + xorshift(&mut state) % 5;
+            let v: String = (0..n).map(|_| pieces[(xorshift(&mut state) % pieces.len() as u32) as usize]).collect();
+            assert_eq!(is_placeholder(v.as_bytes()), is_placeholder_reference(v.as_bytes()), "{v:?}");
+            let bytes: Vec<u8> =
+                (0..xorshift(&mut state) % 12).map(|_| BYTES[(xorshift(&mut state) as usize) % BYTES.len()]).collect();
+            assert_eq!(is_placeholder(&bytes), is_placeholder_reference(&bytes), "{bytes:?}");
+            checked += 1;
+        }
+        assert_eq!(checked, 20_000);
+    }
 
     fn words(k: &str) -> Vec<String> {
         let mut w = [(0, 0); MAX_WORDS];

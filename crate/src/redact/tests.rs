@@ -464,3 +464,29 @@ fn options() {
     assert!(off.redact_text("password=hunter2").is_none());
     assert!(!off.secret_key("password"));
 }
+
+#[test]
+fn hits_merge_as_a_plain_merge_does() {
+    // Past LINEAR distinct (path, rule) pairs the index takes over: compare with a plain merge, with paths met
+    // again after others and rules shared between paths.
+    let rules = [Rule::GithubToken, Rule::SecretAssignment, Rule::Jwt, Rule::Custom(1), Rule::Custom(2)];
+    let mut state = 0x9e37_79b9u32;
+    for round in 0..50 {
+        let mut hits = Hits::default();
+        let mut naive: Vec<(String, Rule, usize)> = Vec::new();
+        for _ in 0..(xorshift(&mut state) % 200) {
+            let path = format!("$.f{}", xorshift(&mut state) % (1 + round % 12));
+            let rule = rules[(xorshift(&mut state) % rules.len() as u32) as usize];
+            hits.add(&path, rule);
+            match naive.iter_mut().find(|(p, r, _)| *p == path && *r == rule) {
+                Some(h) => h.2 += 1,
+                None => naive.push((path, rule, 1)),
+            }
+        }
+        let got: Vec<(String, String, usize)> =
+            hits.into_vec().into_iter().map(|h| (h.path, h.rule, h.count)).collect();
+        let want: Vec<(String, String, usize)> =
+            naive.into_iter().map(|(p, r, n)| (p, r.id().into_owned(), n)).collect();
+        assert_eq!(got, want, "round {round}");
+    }
+}
