@@ -117,4 +117,10 @@ report(
   redactionFixtures("holdout3-positives.jsonl"),
   redactionFixtures("holdout3-negatives.jsonl"),
 );
+console.log("");
+report(
+  "Held-out set 4, config and credential files, source code, vendor tokens, written blind by another session (holdout4-*.jsonl, see holdout4.mjs)",
+  redactionFixtures("holdout4-positives.jsonl"),
+  redactionFixtures("holdout4-negatives.jsonl"),
+);
 if (process.argv.includes("--check") && !ok) process.exitCode = 1;
