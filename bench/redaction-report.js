@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The redaction report (issue 4): recall and false-positive rate per rule and overall through the built wasm core
 // (plugin/core.js `Core.record`), i.e. what lands in the file, loose `key: value` reading of text included, for the
-// fixture sets in tests/fixtures/redaction/: the one the rules were written against, and three held-out sets other
-// sessions wrote without looking at the rules (holdout.mjs, holdout2.mjs, holdout3.mjs; what their first runs found
+// fixture sets in tests/fixtures/redaction/: the one the rules were written against, and four held-out sets other
+// sessions wrote without looking at the rules (holdout.mjs to holdout4.mjs; what their first runs found
 // was fixed where a general rule could, so they are no longer blind: see tests/js/redaction.test.js). Run: `node bench/redaction-report.js` (or under Bun). `--check` exits 1 when a
 // target is missed on the first set (recall >= 99%, false positives <= 1%). The Rust report of the redactor alone
 // is `cargo test -p recordings-core --test redaction -- --nocapture`.

@@ -163,6 +163,25 @@ export const JS_RULES = [
   // a Windows-style `/p:` or `-p:`
   ["command-line-password", /\s-(?:u|U|user|username|-user|-username|au|xu|gu)\s+[^\s-]\S*\s+-(?:p|P|pw|pas|pass|password|ap|xp|gp)\s+['"]?([^\s'"]+)/g],
   ["command-line-password", /\s[/-](?:[pP]|pw|pwd|pass|passwd|password):([^\s=]+)(?=\s|$)/g],
+  ["command-line-password", /ConvertTo-SecureString\s+(?:-String\s+)?["']([^"'\n]+)["'][^\n]*-AsPlainText/gi],
+  // (rule set 2026-11-30.1) vendor tokens beyond the issue's list
+  ["discord-bot-token", /\b[MNO][A-Za-z0-9_-]{22,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,38}\b/g],
+  ["telegram-bot-token", /\b\d{8,10}:(AA[A-Za-z0-9_-]{33})\b/g],
+  ["vault-token", /\bhv[sbr]\.[A-Za-z0-9_-]{24,}/g],
+  ["huggingface-token", /\bhf_[A-Za-z]{30,}\b/g],
+  ["fcm-server-key", /\bAAAA[A-Za-z0-9_-]{7}:(APA91b[A-Za-z0-9_-]{94,})/g],
+  ["supabase-secret-key", /\bsb_secret_[A-Za-z0-9_-]{32,}/g],
+  ["age-secret-key", /\bAGE-SECRET-KEY-1[A-Z0-9]{58,}/g],
+  ["linear-api-key", /\blin_api_[A-Za-z0-9]{40,}/g],
+  ["mailgun-api-key", /\bkey-[0-9a-f]{32}\b/g],
+  ["private-key", /\bLS0tLS1CRUdJTi[A-Za-z0-9+/=]{50,}/g],
+  // the secret-assignment forms of the same rule set: a typed declaration, ODBC `PWD=`, a name and a value as a call's
+  // literals, SQL, the password argument of a login call
+  ["secret-assignment", new RegExp(`(?:${KEYWORDS})\\w*\\s*:?\\s*&?(?:'static\\s+)?(?:str|string|String)\\s*=\\s*["']([^"'\\s]{6,})`, "gi")],
+  ["secret-assignment", /(?:^|;|")\s*PWD=([^;"'\s]+)/gim],
+  ["secret-assignment", new RegExp(`['"]\\w*(?:${KEYWORDS})\\w*['"]\\s*,\\s*['"]([A-Za-z0-9_.-]{15,})['"]`, "gi")],
+  ["secret-assignment", /\b(?:IDENTIFIED BY|PASSWORD)\s+'([A-Za-z0-9_.-]{15,})'/gi],
+  ["secret-assignment", /\b(?:login|authenticate|NetworkCredential|HTTPBasicAuth|HTTPDigestAuth|BasicAuth|UsernamePasswordCredentials|PasswordAuthentication|PasswordCredential)\(\s*['"][^'"]*['"]\s*,\s*['"]([A-Za-z0-9_.-]{15,})['"]|\b(?:PDO|connect|mysqli|mysqli_connect|mysql_connect)\([^,()]*,\s*['"][^'"]*['"]\s*,\s*['"]([A-Za-z0-9_.-]{15,})['"]/g],
 ];
 
 /** Applies every JS rule in turn; returns { text, count }. */

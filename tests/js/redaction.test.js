@@ -153,12 +153,13 @@ test("held-out set 2 (long tool output): only the known misses, false positives 
 // Set 3 (passwords on command lines, ~80 tools) was written blind against rule set 2026-11-29.6: 57 of 118 secrets
 // gone (48.3%) and 2 of 115 benign lines redacted. Rule set 2026-11-29.7 generalised the rule (a password option
 // right after a user option, clusters, `echo … | sudo -S`, Windows `/p:`, variables in earlier words) and added the
-// placeholders it found: 96 of 118 (81.4%), none of the 115. What is left is each tool's own positional form
+// placeholders it found: 96 of 118 (81.4%), none of the 115. Rule set 2026-11-30.1 reads PowerShell's
+// `ConvertTo-SecureString "…" -AsPlainText` (97). What is left is each tool's own positional form
 // (`rabbitmqctl add_user NAME PASS`, `sqlplus user/PASS@db`, `db2 … using PASS`, `nmcli … password PASS`, `echo
 // user:PASS | chpasswd`, `expect … send`, `net use … PASS /user:…`, `schtasks /RP PASS`, …), listed here by the
 // secrets' first 12 characters: a new miss fails, and so does fixing one of these (then take it off the list).
 const KNOWN_MISSES_3 = [
-  "Dragon2019@", "GYrNSdtuDUhW", "Galaxy4566!", "Glacier5751!", "Harborautumn", "LsfKZXpY_Rhu", "PwaDWut2gMF", "Qy4stojREoM8",
+  "Dragon2019@", "GYrNSdtuDUhW", "Glacier5751!", "Harborautumn", "LsfKZXpY_Rhu", "PwaDWut2gMF", "Qy4stojREoM8",
   "Saturn2026@", "UNvp2QxaZB7X", "XZ@ox2@w%Ddp", "b9bCSjK757FZ", "bU6x_JrFzZ_", "chqqJmUEKtJB", "eLsoU~2BnX9p", "falcon-542-v",
   "g3S^pvx55^%4", "kGtxPDSehwYK", "lantern.falc", "purple-lante", "spring_608_c", "uWZCDJF2Dg=t",
 ];
@@ -166,6 +167,25 @@ const KNOWN_MISSES_3 = [
 test("held-out set 3 (command lines): only the known misses, false positives <= 1%", () => {
   const { negatives, leaked, flagged } = heldOut("holdout3");
   assert.deepEqual(leaked.map((p) => p.secret.slice(0, 12)).sort(), [...KNOWN_MISSES_3].sort(), show(leaked));
+  assert.ok(flagged.length / negatives.length <= 0.01, `false positives: ${rate(flagged.length, negatives.length)}\n${show(flagged)}`);
+});
+
+// Set 4 (config and credential files, source code, vendor tokens beyond the issue's list) was written blind against
+// rule set 2026-11-29.9: 127 of 159 secrets gone (79.9%) and 8 of 150 benign texts redacted (5.3%). Rule set
+// 2026-11-30.1 added nine vendor tokens, base64 PEM keys, typed declarations, ODBC `PWD=`, a name and a value as a
+// call's literals, SQL `IDENTIFIED BY`/`PASSWORD`, login calls, `ConvertTo-SecureString`, random letters as a
+// value, and left alone what it found benign: 149 of 159 (93.7%), none of the 150. What is left: `.netrc` and
+// `redis.conf` lines (`password X`, `requirepass X`: a word, a space, the value), `.pgpass` and postfix
+// `sasl_passwd` lines, literals of symbols too short to be read as a word (`'rDnVGt!a16~3…'` in a login call,
+// WordPress salts), `algoliasearch('APPID', 'KEY')`, and an `appid=` query parameter (an id to most APIs).
+const KNOWN_MISSES_4 = [
+  "0%cFG2cjtuQ_", "80a9e55b-c2e", "8aa3e54983d6", "9070d61c179c", "Juniper-coba", "KlbWZX!^81fH", "M$^Edp=y>$|^",
+  "Yn5QXI7Nfz1c", "d23e0b6ce0c9", "rDnVGt!a16~3",
+];
+
+test("held-out set 4 (config files, code, vendor tokens): only the known misses, false positives <= 1%", () => {
+  const { negatives, leaked, flagged } = heldOut("holdout4");
+  assert.deepEqual(leaked.map((p) => p.secret.slice(0, 12)).sort(), [...KNOWN_MISSES_4].sort(), show(leaked));
   assert.ok(flagged.length / negatives.length <= 0.01, `false positives: ${rate(flagged.length, negatives.length)}\n${show(flagged)}`);
 });
 

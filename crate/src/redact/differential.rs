@@ -447,6 +447,38 @@ fn raw_clean_with_escapes_in_a_command() {
 }
 
 #[test]
+fn raw_clean_with_escapes_around_quoted_literals_and_colon_tokens() {
+    // Rule set 2026-11-30.1 reads before a long quoted literal (a name, `,`, SQL words, a login call) and before the
+    // colon of a Telegram or FCM token, and a base64 PEM key may hold `\/`: escapes there (given raw, as in JSON
+    // string content) must not let the raw scan call clean what the decoded scan redacts.
+    let r = Redactor::new(&RedactOptions::default()).0;
+    let v = "OAlzisjIVgb1fhx2KmuxZ1W8vnYzc";
+    let tg = "AAnRDusZbynYLO6FvYerh6G6P2ZtFR9jv7i";
+    let fcm = format!("APA91b{}", "x9Kq2mZ7vB4nR8tW1cY6hJ3pL5sD0fG".repeat(4));
+    let pieces: Vec<String> = vec![
+        format!("define(\\t'DB_PASSWORD',\\t'{v}')"),
+        format!("define('DB_PASSWORD',\\t'{v}')"),
+        format!("os.Setenv(\\\"DD_API_KEY\\\", \\\"{v}\\\")"),
+        format!("IDENTIFIED BY\\t'{v}'"),
+        format!("api.login(\\\"admin\\\", \\\"{v}\\\")"),
+        format!("new PDO($dsn,\\t'jenkins', '{v}')"),
+        format!("\\n233093066:{tg}"),
+        format!("\\t233093066:{tg}"),
+        format!("\\\"233093066:{tg}\\\""),
+        format!("key=AAAASVKzO5X:{fcm}"),
+        format!("\\nAAAASVKzO5X:{fcm}"),
+        "client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBdTFT\\/VTFMZlZMUEhDb3pNeEgyTW8=".into(),
+        "client-key-data: LS0tLS1CRUdJTi\\/BSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBdTFTVTFMZlZMUEhDb3pNeEgyTW8=".into(),
+        "client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpN\\/SUlFb3dJQkFBS0NBUUVBdTFTVTFMZlZMUEhDb3pNeEgyTW8=".into(),
+    ];
+    for (i, p) in pieces.iter().enumerate() {
+        let c = format!("{}{p} done", escape(&clean_log(LONG, 40 + i as u32)));
+        check_raw(&c);
+        same_redaction(&r, &format!("{{\"output\":\"{c}\"}}"), "output");
+    }
+}
+
+#[test]
 fn raw_scan_redacts_as_decoding_wherever_it_gives_up() {
     // A secret at the start, around 4 KiB and near the end of a long string: the raw scan gives up there, and the
     // scan of the decoded string goes on from where it did.

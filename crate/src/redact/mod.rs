@@ -20,17 +20,25 @@
 //! `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`), `twilio-key` (`SK` + 32 hex; `AC` + 32 hex when "twilio" is
 //! near, or in the JSON key the SID is the value of), `sendgrid-api-key` (`SG.x.y`), `openai-api-key` (`sk-`,
 //! `sk-proj-`, …), `anthropic-api-key` (`sk-ant-`), `npm-token` (`npm_`), `pypi-token` (`pypi-AgE…`), `jwt`
-//! (`eyJ….eyJ….sig`).
+//! (`eyJ….eyJ….sig`), `discord-bot-token` (three dotted base64 parts, the first the bot's id in digits),
+//! `telegram-bot-token` (`AA` and 33 after `<8-10 digits>:`), `vault-token` (`hvs.`, `hvb.`, `hvr.`),
+//! `huggingface-token` (`hf_` + 34 letters), `fcm-server-key` (`APA91b…` after `AAAA…:`), `supabase-secret-key`
+//! (`sb_secret_`), `age-secret-key` (`AGE-SECRET-KEY-1`), `linear-api-key` (`lin_api_`), `mailgun-api-key` (`key-` +
+//! 32 hex).
 //!
 //! Context rules: `private-key` (the body of a PEM `PRIVATE KEY` block, with real newlines or JSON `\n`
-//! escapes; also a non-PEM value of a `private_key` field), `aws-secret-access-key` (40 base64 characters right
+//! escapes; also a non-PEM value of a `private_key` field, and a whole PEM key in base64, kubeconfig's
+//! `client-key-data`), `aws-secret-access-key` (40 base64 characters right
 //! after an access key id, or the value of `aws_secret_access_key`/`SecretAccessKey`), `azure-connection-string`
 //! (`AccountKey=`, `SharedAccessKey=`, `SharedAccessSignature=` values), `url-credentials` (the password in
 //! `scheme://user:password@host`), `url-signature` (`sig=`, `X-Amz-Signature=`), `authorization-header` (the
 //! credential after `Authorization: <scheme>`), `bearer-token` (`Bearer <credential>` anywhere),
 //! `secret-assignment` (the value of a key naming a secret — password, passwd, passphrase, secret, token,
 //! api_key, access_key, client_secret, auth, credentials, … — in code, env files, JSON, YAML, XML, query strings and
-//! `--flag value`), `db-key-echo` (PostgreSQL `Key (col)=(value)` and MySQL `Duplicate entry 'value' for key
+//! `--flag value`; typed declarations, `const API_KEY: &str = "…"`, `var password string = "…"`; ODBC `PWD=…;`;
+//! and, for a quoted literal long enough to be read as a word (15 word characters), a name and a value as a call's
+//! literals, `define('DB_PASSWORD', '…')`, SQL `IDENTIFIED BY '…'` and `PASSWORD '…'`, and the password argument of
+//! `login('user', '…')`, `NetworkCredential`, `new PDO($dsn, 'user', '…')`, `DBI->connect`, …), `db-key-echo` (PostgreSQL `Key (col)=(value)` and MySQL `Duplicate entry 'value' for key
 //! 'col'` when a column names a secret; other columns such as `email` are kept: they are what an agent needs to
 //! debug a unique violation, and personal data is not what this redactor is for), `command-line-password` (a
 //! password given to a program on its command line, looked up with the program it is given to: `mysql -pX`,
@@ -48,7 +56,12 @@
 //! numbers (except for passwords), paths, URLs, messages (whitespace), the message of `${VAR:?message}`, a remark
 //! in parentheses and, in free text, plain words (`password: required`) are left alone. A key that is a field of
 //! an ARN (`…:secret:prod/db-password`) names a kind of resource, not a secret; the value after `key <space>` or
-//! `--flag <space>` is never itself an assignment (`__token__ TWINE_PASSWORD=…`, `--secret id=npmrc`). Operators
+//! `--flag <space>` is never itself an assignment (`__token__ TWINE_PASSWORD=…`, `--secret id=npmrc`). Also left
+//! alone: words joined by hyphens (`URL-restricted`), PowerShell cmdlets (`Get-Secret`), a name and the file it is
+//! read from (`db-password:/etc/credstore/…`), public keys (`pk_live_…`, Mapbox `pk.eyJ…`), the same word as user
+//! and password at a loopback host (`postgres:postgres@localhost`), git's `signingkey` (a key id), grep's
+//! `path:12:` before a line, and a bare `PWD` (the working directory) outside a connection string. Letters drawn
+//! at random (`VqOZmRIUOxmXKGTn`) are a value, where a plain word or a CamelCase name is not. Operators
 //! may be aligned in a column (`"JWT_SECRET"      = …`), and a Terraform change `"old" -> "new"` loses both.
 //! `primaryKey`/`secondaryKey` (Azure) take only a credential-shaped value (a database's primary key shares the
 //! words). In JSON, the `value` of an object whose `name` (or `key`) names a secret is that secret (HAR files,
@@ -75,7 +88,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 pub use rules::{Rule, BUILTIN_RULES};
 
 /// Version of the built-in rule set, written next to every redaction list. Bump when rules change.
-pub const RULESET_VERSION: &str = "2026-11-29.9";
+pub const RULESET_VERSION: &str = "2026-11-30.1";
 
 /// Redaction settings. `Default` is enabled with no extra patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -35,6 +35,15 @@ pub enum Rule {
     SecretAssignment,
     DbKeyEcho,
     CommandLinePassword,
+    DiscordBotToken,
+    TelegramBotToken,
+    VaultToken,
+    HuggingfaceToken,
+    FcmServerKey,
+    SupabaseSecretKey,
+    AgeSecretKey,
+    LinearApiKey,
+    MailgunApiKey,
     /// A user-supplied pattern; the number is its 1-based position in `RedactOptions::patterns`.
     Custom(u16),
 }
@@ -66,6 +75,15 @@ pub const BUILTIN_RULES: &[Rule] = &[
     Rule::SecretAssignment,
     Rule::DbKeyEcho,
     Rule::CommandLinePassword,
+    Rule::DiscordBotToken,
+    Rule::TelegramBotToken,
+    Rule::VaultToken,
+    Rule::HuggingfaceToken,
+    Rule::FcmServerKey,
+    Rule::SupabaseSecretKey,
+    Rule::AgeSecretKey,
+    Rule::LinearApiKey,
+    Rule::MailgunApiKey,
 ];
 
 impl Rule {
@@ -96,6 +114,15 @@ impl Rule {
             Rule::SecretAssignment => "secret-assignment",
             Rule::DbKeyEcho => "db-key-echo",
             Rule::CommandLinePassword => "command-line-password",
+            Rule::DiscordBotToken => "discord-bot-token",
+            Rule::TelegramBotToken => "telegram-bot-token",
+            Rule::VaultToken => "vault-token",
+            Rule::HuggingfaceToken => "huggingface-token",
+            Rule::FcmServerKey => "fcm-server-key",
+            Rule::SupabaseSecretKey => "supabase-secret-key",
+            Rule::AgeSecretKey => "age-secret-key",
+            Rule::LinearApiKey => "linear-api-key",
+            Rule::MailgunApiKey => "mailgun-api-key",
             Rule::Custom(n) => return Cow::Owned(format!("custom-{n}")),
         })
     }
@@ -221,14 +248,22 @@ pub fn token_at(b: &[u8], i: usize) -> Option<(usize, Rule)> {
         b'A' => aws_key_id(b, i)
             .map(|e| (e, Rule::AwsAccessKeyId))
             .or_else(|| gcp_api_key(b, i).map(|e| (e, Rule::GcpApiKey)))
-            .or_else(|| twilio(b, i).map(|e| (e, Rule::TwilioKey))),
+            .or_else(|| twilio(b, i).map(|e| (e, Rule::TwilioKey)))
+            .or_else(|| after_colon(b, i))
+            .or_else(|| age(b, i).map(|e| (e, Rule::AgeSecretKey))),
         b'S' => {
             twilio(b, i).map(|e| (e, Rule::TwilioKey)).or_else(|| sendgrid(b, i).map(|e| (e, Rule::SendgridApiKey)))
         }
         b'g' => github(b, i).or_else(|| gitlab(b, i).map(|e| (e, Rule::GitlabToken))),
+        b'h' => vault(b, i).or_else(|| huggingface(b, i)),
+        b'M' | b'N' | b'O' => discord(b, i).map(|e| (e, Rule::DiscordBotToken)),
+        b'L' => base64_private_key(b, i).map(|e| (e, Rule::PrivateKey)),
+        b'l' => prefixed(b, i, b"lin_api_", 40, is_alnum).map(|(e, _)| (e, Rule::LinearApiKey)),
+        b'k' => mailgun(b, i).map(|e| (e, Rule::MailgunApiKey)),
         b'x' => slack_token(b, i).map(|e| (e, Rule::SlackToken)),
         b's' => stripe(b, i)
             .map(|e| (e, Rule::StripeKey))
+            .or_else(|| prefixed(b, i, b"sb_secret_", 32, is_b64url).map(|(e, _)| (e, Rule::SupabaseSecretKey)))
             .or_else(|| anthropic(b, i).map(|e| (e, Rule::AnthropicApiKey)))
             .or_else(|| openai(b, i).map(|e| (e, Rule::OpenaiApiKey))),
         b'r' | b'w' => stripe(b, i).map(|e| (e, Rule::StripeKey)),
@@ -237,6 +272,143 @@ pub fn token_at(b: &[u8], i: usize) -> Option<(usize, Rule)> {
         b'e' => jwt(b, i).map(|e| (e, Rule::Jwt)),
         _ => None,
     }
+}
+
+/// `prefix` and then a body of at least `min` bytes of `class` that ends the word: its end. (The rule is the
+/// caller's; `SecretAssignment` is a stand-in.)
+fn prefixed(b: &[u8], i: usize, prefix: &[u8], min: usize, class: impl Fn(u8) -> bool) -> Option<(usize, Rule)> {
+    if !starts_with_at(b, i, prefix) {
+        return None;
+    }
+    let s = i + prefix.len();
+    let n = run_len(b, s, class);
+    let e = s + n;
+    (n >= min && !b.get(e).is_some_and(|&c| is_b64url(c)) && !is_repeated(&b[s..e]))
+        .then_some((e, Rule::SecretAssignment))
+}
+
+/// HashiCorp Vault tokens: `hvs.` (service), `hvb.` (batch), `hvr.` (recovery), then 24 or more base64url
+/// characters. <https://developer.hashicorp.com/vault/docs/concepts/tokens#token-prefixes>
+fn vault(b: &[u8], i: usize) -> Option<(usize, Rule)> {
+    [b"hvs.", b"hvb.", b"hvr."]
+        .iter()
+        .find_map(|p| prefixed(b, i, *p, 24, is_b64url))
+        .map(|(e, _)| (e, Rule::VaultToken))
+}
+
+/// Hugging Face user access tokens: `hf_` and 34 letters.
+fn huggingface(b: &[u8], i: usize) -> Option<(usize, Rule)> {
+    let (e, _) = prefixed(b, i, b"hf_", 30, |c| c.is_ascii_alphabetic())?;
+    let (l, u, _) = mix(&b[i + 3..e]);
+    (l && u).then_some((e, Rule::HuggingfaceToken))
+}
+
+/// Discord bot tokens: the bot's id (a decimal snowflake) in base64, a 6-character timestamp and a 27 to 38
+/// character HMAC, joined by dots (`MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs`). The first part
+/// must decode to digits.
+fn discord(b: &[u8], i: usize) -> Option<usize> {
+    let id = run_len(b, i, is_b64url);
+    if !(23..=28).contains(&id) || b.get(i + id) != Some(&b'.') || !base64_digits(&b[i..i + id]) {
+        return None;
+    }
+    let ts = run_len(b, i + id + 1, is_b64url);
+    if !(6..=7).contains(&ts) || b.get(i + id + 1 + ts) != Some(&b'.') {
+        return None;
+    }
+    let s = i + id + 2 + ts;
+    let mac = run_len(b, s, is_b64url);
+    ((27..=38).contains(&mac) && b.get(s + mac).is_none_or(|&c| c != b'.')).then_some(s + mac)
+}
+
+/// Whether base64 text (no padding) decodes to ASCII digits only.
+fn base64_digits(v: &[u8]) -> bool {
+    let mut bits = 0u32;
+    let mut n = 0;
+    for &c in v {
+        let Some(x) = b64_value(c) else { return false };
+        bits = bits << 6 | x;
+        n += 6;
+        if n >= 8 {
+            n -= 8;
+            if !((bits >> n) as u8).is_ascii_digit() {
+                return false;
+            }
+            bits &= (1 << n) - 1;
+        }
+    }
+    true
+}
+
+/// The value of a base64 (standard or URL-safe) character.
+fn b64_value(c: u8) -> Option<u32> {
+    Some(match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' | b'-' => 62,
+        b'/' | b'_' => 63,
+        _ => return None,
+    } as u32)
+}
+
+/// A PEM private key block encoded once more in base64, as kubeconfig's `client-key-data` holds it: `LS0tLS1CRUdJTi`
+/// is `-----BEGIN`, and the armour line must say `PRIVATE KEY` (`certificate-authority-data` is a certificate).
+fn base64_private_key(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"LS0tLS1CRUdJTi") {
+        return None;
+    }
+    let n = run_len(b, i, is_b64);
+    if n < 64 {
+        return None;
+    }
+    // The armour line: the first 60 bytes, from the first 80 characters.
+    let mut head = [0u8; 60];
+    let (mut bits, mut k, mut got) = (0u32, 0, 0);
+    for &c in &b[i..i + n.min(80)] {
+        let Some(x) = b64_value(c) else { break };
+        bits = bits << 6 | x;
+        k += 6;
+        if k >= 8 {
+            k -= 8;
+            head[got] = (bits >> k) as u8;
+            bits &= (1 << k) - 1;
+            got += 1;
+        }
+    }
+    let line = &head[..got];
+    let line = &line[..line.iter().position(|&c| c == b'\n').unwrap_or(line.len())];
+    find(line, b"PRIVATE KEY").map(|_| i + n)
+}
+
+/// Tokens whose secret part follows a colon, found from that part: a Telegram bot token's (`123456789:AA…`, 35
+/// characters after the bot's id of 8 to 10 digits) and a Firebase Cloud Messaging server key's (`AAAA…:APA91b…`).
+fn after_colon(b: &[u8], i: usize) -> Option<(usize, Rule)> {
+    if i < 9 || b[i - 1] != b':' {
+        return None;
+    }
+    let n = run_len(b, i, is_b64url);
+    if starts_with_at(b, i, b"APA91b") {
+        let sender = i.checked_sub(12)?;
+        let ok = n >= 100 && starts_with_at(b, sender, b"AAAA") && b[sender..i - 1].iter().all(|&c| is_b64url(c));
+        return ok.then_some((i + n, Rule::FcmServerKey));
+    }
+    let digits = b[..i - 1].iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    let id_start = i - 1 - digits;
+    let alone = id_start == 0 || !is_alnum(b[id_start - 1]) || b[..id_start].ends_with(b"bot");
+    let (l, u, d) = mix(&b[i..i + n]);
+    (starts_with_at(b, i, b"AA") && n == 35 && (8..=10).contains(&digits) && alone && l && u && d)
+        .then_some((i + n, Rule::TelegramBotToken))
+}
+
+/// age secret keys: `AGE-SECRET-KEY-1` and 58 upper-case bech32 characters.
+fn age(b: &[u8], i: usize) -> Option<usize> {
+    prefixed(b, i, b"AGE-SECRET-KEY-1", 58, |c| c.is_ascii_uppercase() || c.is_ascii_digit()).map(|(e, _)| e)
+}
+
+/// Mailgun's older API keys: `key-` and 32 lower-case hex digits.
+fn mailgun(b: &[u8], i: usize) -> Option<usize> {
+    let (e, _) = prefixed(b, i, b"key-", 32, is_lower_hex)?;
+    (e == i + 36 && b[i + 4..e].iter().any(u8::is_ascii_digit)).then_some(e)
 }
 
 /// Whether the whole of `v` is one known token (used to name an assignment's value by what it is).
@@ -325,8 +497,9 @@ fn github(b: &[u8], i: usize) -> Option<(usize, Rule)> {
     if !(36..=255).contains(&n) || b.get(i + 4 + n).is_some_and(|&c| c == b'_') {
         return None;
     }
+    // Base62: digits, or both cases (a body without digits is rare, not impossible: 0.2% of them).
     let (l, u, d) = mix(&b[i + 4..i + 4 + n]);
-    ((l || u) && d).then_some((i + 4 + n, Rule::GithubToken))
+    (((l || u) && d) || (l && u)).then_some((i + 4 + n, Rule::GithubToken))
 }
 
 /// GitLab personal, deploy, runner, trigger, feed, OAuth and CI/CD job tokens.
@@ -610,7 +783,10 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
     let secret = class(Rule::SecretAssignment, Family::Secret);
 
     match last {
-        b"password" | b"passwd" | b"passphrase" | b"passcode" => return password,
+        // (`authtok`: SSSD's `ldap_default_authtok`.)
+        b"password" | b"passwd" | b"passphrase" | b"passcode" | b"authtok" => return password,
+        // Git's `user.signingkey` names the key by its id (`680435364DF314A8`); `signingKey` is two words.
+        b"signingkey" => return None,
         // `db_pwd`, `MYSQL_PWD` are passwords; a bare `pwd` / `PWD` is the working directory (and our stamp).
         b"pwd" => return if n >= 2 { password } else { None },
         b"pass" => {
@@ -990,12 +1166,14 @@ pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
         return false; // messages ("must be 8 characters"), not secrets
     }
     if mode != Mode::Literal {
-        // Plain words and identifiers (`expired`, `SecretString`, `user_password`, `read-only`, `MAX_LEN`).
-        if v.iter().all(u8::is_ascii_alphabetic) && (v.len() <= 24 || is_natural_identifier(v)) {
+        // Plain words and identifiers (`expired`, `SecretString`, `user_password`, `read-only`, `MAX_LEN`); not
+        // letters drawn at random (`VqOZmRIUOxmXKGTn`).
+        if v.iter().all(u8::is_ascii_alphabetic) && (v.len() <= 24 || is_natural_identifier(v)) && !random_letters(v) {
             return false;
         }
         if v.iter().all(|&c| c.is_ascii_lowercase() || c == b'_' || c == b'-')
             || v.iter().all(|&c| c.is_ascii_uppercase() || c == b'_')
+            || joined_words(v)
         {
             return false;
         }
@@ -1005,7 +1183,7 @@ pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
     if mode == Mode::Literal && family != Family::Password && v.len() <= 16 && v.iter().all(u8::is_ascii_lowercase) {
         return false;
     }
-    if contains_marker(v) || is_placeholder(v) {
+    if contains_marker(v) || is_placeholder(v) || is_public_key_value(v) {
         return false;
     }
     // Paths and URLs: the URL rule handles credentials inside URLs.
@@ -1019,6 +1197,12 @@ pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
     }
     if v.len() > 2 && v[0].is_ascii_alphabetic() && v[1] == b':' && v[2] == b'\\' {
         return false; // C:\path
+    }
+    // A name and the file it is read from (systemd's `LoadCredential=db-password:/etc/credstore/db-password`).
+    if let Some(k) = find(v, b":/") {
+        if k > 0 && v.get(k + 2) != Some(&b'/') && v[..k].iter().all(|&c| is_b64url(c) || c == b'.') {
+            return false;
+        }
     }
     // Numbers, versions, dates, times: only a password may be all digits.
     if v.iter().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b':' | b'_' | b'+')) {
@@ -1035,10 +1219,57 @@ pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
     if v.iter().any(|c| b"()[]{}<>".contains(c)) || b"&*:@!%|>".contains(&v[0]) || find(v, b"?.").is_some() {
         return false;
     }
-    if is_identifier_path(v) {
+    if is_identifier_path(v) || is_cmdlet(v) {
         return false;
     }
     true
+}
+
+/// Keys made to be public, under names that say token or key: Stripe's publishable keys (`pk_live_…`,
+/// `pk_test_…`) and Mapbox's public tokens (`pk.eyJ…`; its secret ones are `sk.`).
+fn is_public_key_value(v: &[u8]) -> bool {
+    v.starts_with(b"pk_live_") || v.starts_with(b"pk_test_") || v.starts_with(b"pk.eyJ")
+}
+
+/// A PowerShell cmdlet (`Get-Secret`, `Read-Host`, `ConvertTo-SecureString`): the value is what it returns.
+fn is_cmdlet(v: &[u8]) -> bool {
+    const VERBS: [&[u8]; 10] = [
+        b"Get-",
+        b"Read-",
+        b"ConvertTo-",
+        b"ConvertFrom-",
+        b"New-",
+        b"Import-",
+        b"Invoke-",
+        b"Unprotect-",
+        b"Select-",
+        b"Export-",
+    ];
+    VERBS.iter().any(|p| {
+        v.starts_with(p)
+            && v.len() > p.len() + 1
+            && v[p.len()].is_ascii_uppercase()
+            && v[p.len()..].iter().all(u8::is_ascii_alphanumeric)
+    })
+}
+
+/// Words joined by `-` or `_`, each lower-case, upper-case or capitalised (`URL-restricted`, `Read-Only`,
+/// `X-Forwarded-For`): prose and names.
+fn joined_words(v: &[u8]) -> bool {
+    let word = |w: &[u8]| {
+        !w.is_empty()
+            && w.iter().all(u8::is_ascii_alphabetic)
+            && (w[1..].iter().all(u8::is_ascii_lowercase) || w.iter().all(u8::is_ascii_uppercase))
+    };
+    v.contains(&b'-') as u8 + v.contains(&b'_') as u8 > 0 && v.split(|&c| c == b'-' || c == b'_').all(word)
+}
+
+/// Letters drawn at random from both cases (`VqOZmRIUOxmXKGTn`, a password generator's output), not a name: ten or
+/// more, not [natural](is_natural_identifier), and the case changes at least every fourth letter (four times at
+/// least). Acronyms in names change it seldom (`XMLHttpRequest`: 3 changes in 14, `JSONToXMLConverter`: 3 in 18).
+fn random_letters(v: &[u8]) -> bool {
+    let changes = v.windows(2).filter(|w| w[0].is_ascii_uppercase() != w[1].is_ascii_uppercase()).count();
+    v.len() >= 10 && !is_natural_identifier(v) && changes >= 4 && changes * 4 >= v.len()
 }
 
 /// camelCase / PascalCase names (`CustomizedErrorResponseOptions`): every capital but a last one is followed by a

@@ -123,6 +123,142 @@ impl<const RAW: bool> Text<'_, RAW> {
     }
 }
 
+/// For a long quoted literal (its opening quote at `q`), whether what comes before it says it is a secret:
+/// - a quoted name that names one, and a comma: `define('DB_PASSWORD', '…')`, `os.Setenv("DD_API_KEY", "…")`;
+/// - SQL: `IDENTIFIED BY '…'`, `PASSWORD '…'`;
+/// - the password argument of a call that logs in: the second of `login('user', '…')`, `NetworkCredential("u",
+///   "…")`, `HTTPBasicAuth`, …; the third of `new PDO($dsn, 'user', '…')`, `DBI->connect($dsn, 'user', '…')`,
+///   `mysqli_connect`, … (the argument before it a quoted user name).
+///
+/// Returns the family of the secret the literal is.
+fn literal_named_before(b: &[u8], q: usize) -> Option<Family> {
+    const LOGIN: [&[u8]; 9] = [
+        b"login",
+        b"authenticate",
+        b"NetworkCredential",
+        b"HTTPBasicAuth",
+        b"HTTPDigestAuth",
+        b"BasicAuth",
+        b"UsernamePasswordCredentials",
+        b"PasswordAuthentication",
+        b"PasswordCredential",
+    ];
+    const CONNECT: [&[u8]; 5] = [b"PDO", b"connect", b"mysqli", b"mysqli_connect", b"mysql_connect"];
+    let blanks = |j: usize| j - b[..j].iter().rev().take_while(|&&c| c == b' ' || c == b'\t').count();
+    let j = blanks(q);
+    if j >= 13 && b[j - 13..j].eq_ignore_ascii_case(b"IDENTIFIED BY") {
+        return Some(Family::Password);
+    }
+    if j >= 9 && b[j - 8..j].eq_ignore_ascii_case(b"PASSWORD") && b[j - 9] == b' ' {
+        return Some(Family::Password);
+    }
+    if j == 0 || b[j - 1] != b',' {
+        return None;
+    }
+    // The argument before: a quoted literal (a name that names a secret, or a user name).
+    let k = blanks(j - 1);
+    let close = *b.get(k.checked_sub(1)?)?;
+    if close != b'\'' && close != b'"' {
+        return None;
+    }
+    let open = k - 1 - b[..k - 1].iter().rev().take(64).position(|&c| c == close)? - 1;
+    let name = &b[open + 1..k - 1];
+    if let Some(kc) = classify_key(name) {
+        return Some(kc.family);
+    }
+    // Which argument the literal is: count the commas back to the call's `(`.
+    let mut args = 1;
+    let mut i = blanks(open);
+    loop {
+        match *b.get(i.checked_sub(1)?)? {
+            b'(' => break,
+            b',' => args += 1,
+            b'\n' | b';' | b')' => return None,
+            // A quoted argument (`DBI->connect("dbi:Pg:…", …)`) is passed over whole.
+            c @ (b'"' | b'\'') => i -= b[..i - 1].iter().rev().take(256).position(|&x| x == c)? + 1,
+            _ => {}
+        }
+        if args > 2 || q - i > 256 {
+            return None;
+        }
+        i -= 1;
+    }
+    let f = blanks(i - 1);
+    let fs = f - b[..f].iter().rev().take_while(|&&c| is_alnum(c) || c == b'_').count();
+    let func = &b[fs..f];
+    let login = args == 1 && LOGIN.contains(&func);
+    let connect = args == 2 && CONNECT.contains(&func);
+    (login || connect).then_some(Family::Password)
+}
+
+/// For the raw scan: whether the run `s..e` is a quoted literal (`'…'`, or `\"…\"` in raw JSON string content) after a
+/// comma or a word (blanks passed over), where [`literal_named_before`] may find it named in the decoded text;
+/// elsewhere (after `:`, `=`, `(`, `[`) it never does.
+fn quoted_after_comma_or_word<const RAW: bool>(t: Text<RAW>, s: usize, e: usize) -> bool {
+    let b = t.b;
+    if s < 2 {
+        return false;
+    }
+    let open = match b[s - 1] {
+        b'\'' if b.get(e) == Some(&b'\'') => s - 1,
+        b'"' if t.escaped(s - 1) && b.get(e) == Some(&b'\\') && b.get(e + 1) == Some(&b'"') => s - 2,
+        _ => return false,
+    };
+    let j = open - b[..open].iter().rev().take_while(|&&c| c == b' ').count();
+    // (An escape's second byte there is a letter, `\t`, or decodes to no comma or letter.)
+    j > 0 && (b[j - 1] == b',' || b[j - 1].is_ascii_alphabetic())
+}
+
+/// A type in a declaration between the name and `=` (`: &str`, `: string`, `: String`, Go's `string`).
+#[inline]
+fn is_type_word(k: &[u8]) -> bool {
+    matches!(k, b"str" | b"string" | b"String")
+}
+
+/// For the type word at `ts` (see [`is_type_word`]), the name it declares: before `:` (`NAME: &'static str`,
+/// `name: String`), or right before it after `var` or `const` or at the start of a line (Go: `var name string`).
+fn typed_name(b: &[u8], ts: usize) -> Option<(usize, usize)> {
+    let blanks = |j: usize| j - b[..j].iter().rev().take_while(|&&c| c == b' ' || c == b'\t').count();
+    let mut j = blanks(ts);
+    if b[..j].ends_with(b"'static") {
+        j = blanks(j - 7);
+    }
+    if j > 0 && b[j - 1] == b'&' {
+        j = blanks(j - 1);
+    }
+    let colon = j > 0 && b[j - 1] == b':';
+    if colon {
+        j = blanks(j - 1);
+    } else if j == ts {
+        return None; // `name=string` is no declaration
+    }
+    let ns = j - b[..j].iter().rev().take_while(|&&c| is_word(c)).count();
+    if ns == j || b[ns].is_ascii_digit() {
+        return None;
+    }
+    if !colon {
+        let before = blanks(ns);
+        let starts_line = before == 0 || b[before - 1] == b'\n' || b[before - 1] == b'(';
+        if !(starts_line || b[..before].ends_with(b"var") || b[..before].ends_with(b"const")) {
+            return None;
+        }
+    }
+    Some((ns, j))
+}
+
+/// `PWD=` in an ODBC or ADO.NET connection string (`UID=ci;PWD=…;`), where it is the password: a `;` before the key
+/// or after the value. A bare `PWD` is otherwise the working directory (`PWD=/home/ci`), which [`classify_key`]
+/// keeps out.
+fn odbc_pwd(b: &[u8], key: (usize, usize), op: usize) -> bool {
+    let (ks, ke) = key;
+    if ke - ks != 3 || !b[ks..ke].eq_ignore_ascii_case(b"pwd") || b.get(op) != Some(&b'=') {
+        return false;
+    }
+    let v = op + 1;
+    let n = run_len(b, v, |c| !matches!(c, b';' | b'"' | b'\'' | b' ' | b'\n' | b'\r'));
+    (ks > 0 && b[ks - 1] == b';') || (n > 0 && b.get(v + n) == Some(&b';'))
+}
+
 /// `i`, or the byte after it when that is a space: the byte loop passes a space by, and skipping it here saves
 /// visiting the event of a space right after a word run that `word` has just dealt with.
 #[inline]
@@ -132,6 +268,15 @@ fn past_space(b: &[u8], i: usize) -> usize {
     } else {
         i
     }
+}
+
+/// A development default in a URL: the same word as user name and password (`postgres:postgres`, `guest:guest`) at
+/// a loopback host (`localhost`, `127.0.0.1`, `[::1]`).
+fn local_default(user: &[u8], pw: &[u8], host: &[u8]) -> bool {
+    user == pw
+        && [&b"localhost"[..], b"127.0.0.1", b"[::1]"]
+            .iter()
+            .any(|h| host.starts_with(h) && !host.get(h.len()).is_some_and(|&c| is_word(c)))
 }
 
 /// Whether the key starting at `ks` is a field of an ARN (`arn:aws:secretsmanager:…:secret:prod/db-password`): it
@@ -822,6 +967,7 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             && !is_value_key(b, key)
             && self.keys.classify(b, key.0, key.1).is_none()
             && !(b[p] == b':' && self.slash_key(key))
+            && !(b[p] == b'=' && (is_type_word(&b[key.0..key.1]) || odbc_pwd(b, key, p)))
     }
 
     /// A stop (`b[p]` is `:`, `=` or `[`) whose key is `key`; returns where to resume.
@@ -929,9 +1075,13 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             t += 1;
         }
         if e - t >= 15 {
-            if RAW && starts_with_at(b, t, b"AC") {
-                // A Twilio account SID looks for "twilio" in the 256 bytes before it, which escapes make a different
-                // stretch of text.
+            if RAW
+                && (starts_with_at(b, t, b"AC")
+                    || starts_with_at(b, t, b"LS0tLS1CRUdJTi")
+                    || (t > 0 && b[t - 1] == b':' && starts_with_at(b, t, b"A")))
+            {
+                // A Twilio account SID looks for "twilio" in the 256 bytes before it, a Telegram or FCM token at
+                // what is before its colon, a base64 private key past `/`, which escapes make different text.
                 return Some(self.bail());
             }
             if let Some((end, rule)) = token_at(b, t) {
@@ -949,6 +1099,21 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             }
             if &b[s..e] == b"hooks.slack.com" {
                 return if RAW { Some(self.bail()) } else { self.slack_webhook(e) };
+            }
+            if b[s..e].eq_ignore_ascii_case(b"ConvertTo-SecureString") {
+                return if RAW { Some(self.bail()) } else { self.secure_string(e) };
+            }
+            if RAW {
+                if quoted_after_comma_or_word(self.t(), s, e) {
+                    // What `literal_named_before` reads may hold escapes (`\"`, `\t`): the decoded text decides.
+                    return Some(self.bail());
+                }
+            } else if s > 0 && matches!(b[s - 1], b'\'' | b'"') && b.get(e) == Some(&b[s - 1]) {
+                if let Some(family) = literal_named_before(b, s - 1) {
+                    if accept_value(&b[s..e], Mode::Quoted, family) && self.emit(s, e, Rule::SecretAssignment) {
+                        return Some(e + 1);
+                    }
+                }
             }
         }
         if has_sep && b.get(e) == Some(&b' ') {
@@ -1092,6 +1257,25 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             return None;
         }
         self.emit(v.start, v.end, kc.rule).then_some(v.end)
+    }
+
+    /// PowerShell's `ConvertTo-SecureString "…" -AsPlainText` (or `-String "…"`): a password written into a script.
+    fn secure_string(&mut self, e: usize) -> Option<usize> {
+        let b = self.b;
+        let line_end = e + b[e..].iter().position(|&c| c == b'\n').unwrap_or(b.len() - e);
+        let line = &b[e..line_end];
+        if !contains_ci(line, b"-AsPlainText") {
+            return None;
+        }
+        let mut j = e + run_len(b, e, |c| c == b' ');
+        if b.len() > j + 7 && b[j..j + 7].eq_ignore_ascii_case(b"-String") {
+            j += 7;
+        }
+        let v = self.value_at(j, false)?;
+        if !v.quoted || v.end > line_end || !accept_value(&b[v.start..v.end], Mode::Literal, Family::Password) {
+            return None;
+        }
+        self.emit(v.start, v.end, Rule::CommandLinePassword).then_some(v.end)
     }
 
     /// `https://hooks.slack.com/services/T…/B…/…`: the path after the kind is the secret.
@@ -1254,9 +1438,28 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
         if !short && !aligned {
             return op + 1;
         }
+        // A typed declaration (`const API_KEY: &str = "…"`, `let token: string = '…'`, `var password string = "…"`):
+        // the word before the operator is the type, the name is before it.
+        let (ks, ke) = if is_type_word(&b[ks..ke]) {
+            match typed_name(b, ks) {
+                Some(name) => name,
+                None => return op + 1,
+            }
+        } else {
+            (ks, ke)
+        };
         let k = &b[ks..ke];
+        // `path:12:key: …` is grep's output: the path's last segment is no key.
+        if b[op] == b':' && ks > 0 && b[ks - 1] == b'/' && {
+            let d = run_len(b, vstart, |c| c.is_ascii_digit());
+            d > 0 && b.get(vstart + d) == Some(&b':')
+        } {
+            return op + 1;
+        }
         let kc = self.keys.classify(b, ks, ke);
-        let Some(kc) = kc.or_else(|| self.named_by_sibling(ks, ke)) else {
+        let odbc =
+            || odbc_pwd(b, (ks, ke), op).then_some(KeyClass { rule: Rule::SecretAssignment, family: Family::Password });
+        let Some(kc) = kc.or_else(|| self.named_by_sibling(ks, ke)).or_else(odbc) else {
             return op + 1;
         };
         if in_arn(b, ks) {
@@ -1452,7 +1655,7 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             }
             let pw = &b[c + 1..a];
             let host_ok = b.get(a + 1).is_some_and(|&h| is_alnum(h) || h == b'[');
-            if host_ok && accept_url_password(pw) {
+            if host_ok && accept_url_password(pw) && !local_default(&b[u..c], pw, &b[a + 1..]) {
                 if RAW {
                     return self.bail();
                 }

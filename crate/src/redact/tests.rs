@@ -81,6 +81,113 @@ fn context_rules() {
 }
 
 #[test]
+fn more_vendor_tokens() {
+    // (Prefixes split so that no real-looking token sits in the source.)
+    let discord = format!("{}.{}.{}", "ODEzMjAzMDAxNzE0MDYxNDc3NQ", "JO3qSK", body(38));
+    let telegram_id = "233093066";
+    let cases: Vec<(String, String)> = vec![
+        (format!("bot.run(\"{discord}\")"), "bot.run(\"[REDACTED:discord-bot-token]\")".into()),
+        (
+            format!("curl https://api.telegram.org/bot{telegram_id}:AA{}/sendMessage", body(33)),
+            format!("curl https://api.telegram.org/bot{telegram_id}:[REDACTED:telegram-bot-token]/sendMessage"),
+        ),
+        (format!("vault token lookup hv{}.{}", "s", body(90)), "vault token lookup [REDACTED:vault-token]".into()),
+        (
+            format!("HF_TOKEN={}_{}", "hf", "kxNzJpLYcoFZGsShezJishruHGIkeeRYEr"),
+            "HF_TOKEN=[REDACTED:huggingface-token]".into(),
+        ),
+        (
+            format!("Authorization: 'key=AAAASVKzO5X:APA{}b{}'", "91", body(134)),
+            "Authorization: 'key=AAAASVKzO5X:[REDACTED:fcm-server-key]'".into(),
+        ),
+        (format!("'sb_{}_{}'", "secret", body(32)), "'[REDACTED:supabase-secret-key]'".into()),
+        (
+            format!("AGE-SECRET-{}-1{}", "KEY", "53WAUMKRYTU05J8G2SFJTHXKZCGPYPUXD54S86HGVAKPS9D8Q5PJGYR8TU"),
+            "[REDACTED:age-secret-key]".into(),
+        ),
+        (
+            format!("const K: &str = \"lin_{}_{}\";", "api", body(40)),
+            "const K: &str = \"[REDACTED:linear-api-key]\";".into(),
+        ),
+        (
+            format!("Mailgun::Client.new('key-{}')", "cc9afe621518bd7917292c1d7e6730ee"),
+            "Mailgun::Client.new('[REDACTED:mailgun-api-key]')".into(),
+        ),
+        // A PEM private key in base64 once more (kubeconfig `client-key-data`); a certificate stays.
+        (
+            format!(
+                "    client-key-data: {}",
+                "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBdTFTVTFMZlZMUEhDb3pNeEgyTW8="
+            ),
+            "    client-key-data: [REDACTED:private-key]".into(),
+        ),
+        // A GitHub token body without digits (0.2% of them).
+        (format!("gh{}_{}", "p", "YKlqBVbLhJuESaSCuQdnirjdDQgkuqKalqFO"), "[REDACTED:github-token]".into()),
+    ];
+    for (input, want) in cases {
+        assert_eq!(text(&input), want, "input: {input}");
+    }
+}
+
+#[test]
+fn secrets_in_code_config_and_sql() {
+    let cases: Vec<(&str, &str)> = vec![
+        // Typed declarations.
+        (r#"const API_KEY: &str = "q8Zt4kLm9vXw2";"#, r#"const API_KEY: &str = "[REDACTED:secret-assignment]";"#),
+        (
+            r#"let token: &'static str = "q8Zt4kLm9vXw2";"#,
+            r#"let token: &'static str = "[REDACTED:secret-assignment]";"#,
+        ),
+        ("const apiKey: string = 'q8Zt4kLm9vXw2';", "const apiKey: string = '[REDACTED:secret-assignment]';"),
+        (r#"val password: String = "hunter2-Prod9""#, r#"val password: String = "[REDACTED:secret-assignment]""#),
+        (r#"var password string = "hunter2-Prod9""#, r#"var password string = "[REDACTED:secret-assignment]""#),
+        // Letters drawn at random are a password, quoted or not.
+        (r#"password="VqOZmRIUOxmXKGTn""#, r#"password="[REDACTED:secret-assignment]""#),
+        // ODBC and ADO.NET connection strings.
+        ("\"UID=ci-bot;\"\n\"PWD=akGJ_VA17Z5NFGUcRkRPWr;\"", "\"UID=ci-bot;\"\n\"PWD=[REDACTED:secret-assignment];\""),
+        ("Server=db;Uid=app;Pwd=q8Zt4kLm9v;", "Server=db;Uid=app;Pwd=[REDACTED:secret-assignment];"),
+        ("\"Server=db;Uid=app;Pwd=q8Zt4kLm9v\"", "\"Server=db;Uid=app;Pwd=[REDACTED:secret-assignment]\""),
+        // A name and a value as a call's two literals; SQL; the password argument of a login.
+        (
+            "define( 'DB_PASSWORD', 'OAlzisjIVgb1fhx2KmuxZ1W8vnYzc' );",
+            "define( 'DB_PASSWORD', '[REDACTED:secret-assignment]' );",
+        ),
+        (
+            r#"os.Setenv("DD_API_KEY", "53af456ce23cf8be1042cf289b123306")"#,
+            r#"os.Setenv("DD_API_KEY", "[REDACTED:secret-assignment]")"#,
+        ),
+        (
+            "CREATE USER 'api'@'%' IDENTIFIED BY 'wTneTIaGUrFSLyISlN';",
+            "CREATE USER 'api'@'%' IDENTIFIED BY '[REDACTED:secret-assignment]';",
+        ),
+        (
+            "ALTER ROLE app WITH LOGIN PASSWORD 'q8Zt4kLm9vXw2rT5';",
+            "ALTER ROLE app WITH LOGIN PASSWORD '[REDACTED:secret-assignment]';",
+        ),
+        (
+            "await api.login('admin', 'PGhXVGr8kFGaqbZnr4GciQxWtTJjeY');",
+            "await api.login('admin', '[REDACTED:secret-assignment]');",
+        ),
+        (
+            "new PDO($dsn, 'jenkins', 'Nmz5vwEK5TO3PCyf9RWevOyQ', [",
+            "new PDO($dsn, 'jenkins', '[REDACTED:secret-assignment]', [",
+        ),
+        (
+            r#"DBI->connect("dbi:Pg:dbname=users", 'svc_app', 'rDnVGta16z3azQeSRM')"#,
+            r#"DBI->connect("dbi:Pg:dbname=users", 'svc_app', '[REDACTED:secret-assignment]')"#,
+        ),
+        (
+            r#"$secure = ConvertTo-SecureString "Zephyr_cobalt846%" -AsPlainText -Force"#,
+            r#"$secure = ConvertTo-SecureString "[REDACTED:command-line-password]" -AsPlainText -Force"#,
+        ),
+        ("ldap_default_authtok = Sx9-fjq2LmPq", "ldap_default_authtok = [REDACTED:secret-assignment]"),
+    ];
+    for (input, want) in cases {
+        assert_eq!(text(input), want, "input: {input}");
+    }
+}
+
+#[test]
 fn benign_look_alikes_stay() {
     let cases = [
         "commit 3f9a1c2e8b7d6f5a4c3b2a1908f7e6d5c4b3a291",
@@ -123,6 +230,25 @@ fn benign_look_alikes_stay() {
         // A database's primary key shares the words of Azure's primaryKey.
         r#"{"primaryKey":"user_id","primary_key":true}"#,
         "Model.init({ id: { type: DataTypes.UUID, primaryKey: true } })",
+        // A certificate in base64 (kubeconfig), a key id, references to files, grep's `path:line:`, a development
+        // default at a loopback host, public keys, cmdlets, words joined by hyphens, the working directory.
+        "    certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUQ0akNDOHFBREFnRUNBaFFBNTQ3MkcvWkc4VkpW",
+        "[user]\n\tsigningkey = 680435364DF314A8",
+        "LoadCredential=db-password:/etc/credstore/reports-db-password",
+        "~/.aws/credentials:2:credential_process = /usr/local/bin/aws-vault exec prod --json",
+        "DATABASE_URL=postgres://postgres:postgres@localhost:5432/orders_dev",
+        "CELERY_BROKER_URL=amqp://guest:guest@localhost:5672//",
+        "mapboxgl.accessToken = 'pk.eyJ1Ijoicmp5ZG1kZ3AiLCJhIjoidmplcmgya3c5b3Q5a3o4Z2l5aW9najNkbSJ9.EsLCey2CcfCpJUnpXqviLh';",
+        "$apiKey = Get-Secret -Name PagerDutyKey -AsPlainText -Vault CorpVault",
+        "// public token: URL-restricted, read-only styles",
+        "PWD=/home/ci/work\nOLDPWD=/home/ci",
+        "let kind: string = 'password';",
+        "login('admin', 'Invalid password, try again')",
+        "setenv(\"TOKEN_TTL\", \"3600\")",
+        "$secure = ConvertTo-SecureString $env:BACKUP_PASSWORD -AsPlainText -Force",
+        "key-value store, key-0123456789abcdef (a cache key)",
+        // Three dotted base64 parts whose first is no number (a Discord token's is the bot's id).
+        "M2FiY2RlZmdoaWprbG1ub3Bx.abcdef.aB3dE5fG7hJ9kL2mN4pQ6rS8tU1vW3xY5zA7bC",
     ];
     for input in cases {
         assert_eq!(text(input), input);
