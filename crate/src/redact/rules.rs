@@ -1036,6 +1036,27 @@ fn is_stop_value(v: &[u8]) -> bool {
     )
 }
 
+/// Where a value is read from rather than the value (lower case; [`is_placeholder`] compares them case-insensitively
+/// at the start of a value, each by its first letter).
+const REFERENCES: &[&[u8]] = &[
+    b"your",
+    b"process.env",
+    b"os.environ",
+    b"os.getenv",
+    b"env.",
+    b"env(",
+    b"env[",
+    b"secrets.",
+    b"vault:",
+    b"arn:",
+    b"op://",
+    b"sm://",
+    // Where a tool is told to read the password from (`--ks-pass env:KS_PASS`, `-passin file:pw.txt`).
+    b"env:",
+    b"file:",
+    b"fd:",
+];
+
 /// Whether a candidate secret is a placeholder, reference or masked value rather than a secret.
 pub fn is_placeholder(v: &[u8]) -> bool {
     if v.is_empty() {
@@ -1075,25 +1096,7 @@ pub fn is_placeholder(v: &[u8]) -> bool {
     if is_stop_value(v) {
         return true;
     }
-    const REFS: &[&[u8]] = &[
-        b"your",
-        b"process.env",
-        b"os.environ",
-        b"os.getenv",
-        b"env.",
-        b"env(",
-        b"env[",
-        b"secrets.",
-        b"vault:",
-        b"arn:",
-        b"op://",
-        b"sm://",
-        // Where a tool is told to read the password from (`--ks-pass env:KS_PASS`, `-passin file:pw.txt`).
-        b"env:",
-        b"file:",
-        b"fd:",
-    ];
-    if REFS.iter().any(|p| p[0] == first.to_ascii_lowercase() && starts_with_ci(v, 0, p)) {
+    if REFERENCES.iter().any(|p| p[0] == first.to_ascii_lowercase() && starts_with_ci(v, 0, p)) {
         return true;
     }
     // Words that mark a fill-in anywhere in it (`example`, `placeholder`, `changeme`, `change-me`, `change_me`,
@@ -1380,24 +1383,7 @@ mod tests {
         if is_repeated(v) || is_stop_value(v) {
             return true;
         }
-        const REFS: &[&[u8]] = &[
-            b"your",
-            b"process.env",
-            b"os.environ",
-            b"os.getenv",
-            b"env.",
-            b"env(",
-            b"env[",
-            b"secrets.",
-            b"vault:",
-            b"arn:",
-            b"op://",
-            b"sm://",
-            b"env:",
-            b"file:",
-            b"fd:",
-        ];
-        if REFS.iter().any(|p| starts_with_ci(v, 0, p)) {
+        if REFERENCES.iter().any(|p| starts_with_ci(v, 0, p)) {
             return true;
         }
         const FILL_INS: [&[u8]; 6] = [b"example", b"placeholder", b"changeme", b"change-me", b"change_me", b"xxxxx"];

@@ -389,11 +389,12 @@ impl Masks {
 /// with `e`/`b`/`B`); and every space right after a run that holds a separator. A superset is harmless (each event
 /// is checked exactly); missing one is not, so runs that go on into the next block are followed there.
 ///
-/// Runs that start with a digit (`10`, `2026-11-29T10`, `00.564Z`, a commit id) are left out, with the space after
-/// them and a stop between them and a digit (`10:00`, `2026-11-29T10:00`): `on_word` never acts on such a run (no
-/// token shape and no key starts with a digit), and a stop whose key is such a run only looks at the key
-/// (`assignment`: no key starting with a digit names a secret; a URL needs `:/`). Log text is full of them: they
-/// were half the events of a keyword-dense log.
+/// Runs shorter than 15 bytes that start with a digit (`10`, `2026-11-29T10`, `00.564Z`) are left out, with the
+/// space after any run that starts with a digit and a stop between such a run and a digit (`10:00`,
+/// `2026-11-29T10:00`): `on_word` never acts on such a short run (no token shape and no key starts with a digit;
+/// only a quoted literal of 15 bytes or more may be a secret whatever it starts with, `IDENTIFIED BY '5ba4f7…'`),
+/// and a stop whose key is such a run only looks at the key (`assignment`: no key starting with a digit names a
+/// secret; a URL needs `:/`). Log text is full of them: they were half the events of a keyword-dense log.
 struct Block {
     base: usize,
     m: Masks,
@@ -466,7 +467,7 @@ impl Block {
         let (sum, c3) = w.overflowing_add(digit_led);
         let (sum, c4) = sum.overflowing_add(self.digit_carry);
         let after_digit_led = sum & !w;
-        let dull = digit_led | (after_digit_led & (m.space | (m.stop & shr(m.digit, next.digit, 1))));
+        let dull = (digit_led & !run15) | (after_digit_led & (m.space | (m.stop & shr(m.digit, next.digit, 1))));
         self.events = (first | m.stop | spaced) & !dull;
         self.carry = u64::from(c1 | c2);
         self.digit_carry = u64::from(c3 | c4);
@@ -1868,6 +1869,25 @@ mod tests {
         "eyJzdWIiOiIxMjM0NTY3ODkwIn0",
         "aB3dE5fG7hJ9kL2mN4pQ6rS8tU1vW3xY5zA7bC9dE2fG4hJ6kL8m",
         "0123456789abcdef0123456789abcdef",
+        // (rule set 2026-11-30.1)
+        "IDENTIFIED BY '",
+        " PASSWORD '",
+        "define('DB_PASSWORD', '",
+        "login('admin', '",
+        "new PDO($dsn, 'app', '",
+        "5ba4f7fb948c40b615d10e58fdb5cf3a'",
+        "API_KEY: &str = \"",
+        "token: string = '",
+        "var password string = \"",
+        "PWD=",
+        "233093066:AA",
+        "nRDusZbynYLO6FvYerh6G6P2ZtFR9jv7i",
+        "AAAASVKzO5X:APA91b",
+        "ConvertTo-SecureString \"",
+        " -AsPlainText",
+        "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlF",
+        "hvs.",
+        "ODEzMjAzMDAxNzE0MDYxNDc3NQ.JO3qSK.",
         "twilio",
         "-----BEGIN RSA PRIVATE KEY-----",
         "-----END RSA PRIVATE KEY-----",
