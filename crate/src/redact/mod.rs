@@ -38,7 +38,9 @@
 //! `--flag value`; typed declarations, `const API_KEY: &str = "…"`, `var password string = "…"`; ODBC `PWD=…;`;
 //! and, for a quoted literal long enough to be read as a word (15 word characters), a name and a value as a call's
 //! literals, `define('DB_PASSWORD', '…')`, SQL `IDENTIFIED BY '…'` and `PASSWORD '…'`, and the password argument of
-//! `login('user', '…')`, `NetworkCredential`, `new PDO($dsn, 'user', '…')`, `DBI->connect`, …), `db-key-echo` (PostgreSQL `Key (col)=(value)` and MySQL `Duplicate entry 'value' for key
+//! `login('user', '…')`, `NetworkCredential`, `new PDO($dsn, 'user', '…')`, `DBI->connect`, …; and the word after
+//! `password `, `passwd `, `requirepass ` or `masterauth ` when it holds 15 word characters or more, as `.netrc`
+//! and `redis.conf` write them), `db-key-echo` (PostgreSQL `Key (col)=(value)` and MySQL `Duplicate entry 'value' for key
 //! 'col'` when a column names a secret; other columns such as `email` are kept: they are what an agent needs to
 //! debug a unique violation, and personal data is not what this redactor is for), `command-line-password` (a
 //! password given to a program on its command line, looked up with the program it is given to: `mysql -pX`,
@@ -88,7 +90,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 pub use rules::{Rule, BUILTIN_RULES};
 
 /// Version of the built-in rule set, written next to every redaction list. Bump when rules change.
-pub const RULESET_VERSION: &str = "2026-11-30.1";
+pub const RULESET_VERSION: &str = "2026-11-30.2";
 
 /// Redaction settings. `Default` is enabled with no extra patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]

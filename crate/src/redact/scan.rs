@@ -209,6 +209,15 @@ fn quoted_after_comma_or_word<const RAW: bool>(t: Text<RAW>, s: usize, e: usize)
     j > 0 && (b[j - 1] == b',' || b[j - 1].is_ascii_alphabetic())
 }
 
+/// Whether the word that ends at `sp` (a space follows it) is `password`, `passwd` (`.netrc`), `requirepass` or
+/// `masterauth` (`redis.conf`), in any case, a word of its own. For a value of 15 word characters or more after it
+/// and the space (shorter values are never looked at: see `Block`).
+fn is_password_word<const RAW: bool>(t: Text<RAW>, sp: usize) -> bool {
+    // (Raw: an escape's second byte, the `n` of `\n`, is no word byte: the decoded text has a newline there.)
+    let ws = sp - (0..sp).rev().take_while(|&x| t.word_at(x)).count();
+    [&b"password"[..], b"passwd", b"requirepass", b"masterauth"].iter().any(|k| t.b[ws..sp].eq_ignore_ascii_case(k))
+}
+
 /// A type in a declaration between the name and `=` (`: &str`, `: string`, `: String`, Go's `string`).
 #[inline]
 fn is_type_word(k: &[u8]) -> bool {
@@ -1116,6 +1125,16 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
                     }
                 }
             }
+            if s > 1 && b[s - 1] == b' ' && is_password_word(self.t(), s - 1) {
+                // `password <value>` (`.netrc`), `requirepass <value>` (`redis.conf`): the value is the whole word.
+                if RAW {
+                    return Some(self.bail());
+                }
+                let ve = s + run_len(b, s, |c| !c.is_ascii_whitespace());
+                if accept_value(&b[s..ve], Mode::Bare, Family::Password) && self.emit(s, ve, Rule::SecretAssignment) {
+                    return Some(ve);
+                }
+            }
         }
         if has_sep && b.get(e) == Some(&b' ') {
             if let Some(next) = self.spaced(s, e) {
@@ -1888,6 +1907,8 @@ mod tests {
         "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlF",
         "hvs.",
         "ODEzMjAzMDAxNzE0MDYxNDc3NQ.JO3qSK.",
+        "password ",
+        "requirepass ",
         "twilio",
         "-----BEGIN RSA PRIVATE KEY-----",
         "-----END RSA PRIVATE KEY-----",

@@ -181,6 +181,19 @@ fn secrets_in_code_config_and_sql() {
             r#"$secure = ConvertTo-SecureString "[REDACTED:command-line-password]" -AsPlainText -Force"#,
         ),
         ("ldap_default_authtok = Sx9-fjq2LmPq", "ldap_default_authtok = [REDACTED:secret-assignment]"),
+        // `password <value>`, `requirepass <value>` (`.netrc`, `redis.conf`), for values of 15 word characters or more.
+        (
+            "machine api.heroku.com\r\n  login petra@example.com\r\n  password 80a9e55b-c2e3-445f-84a1-fa13a4c1f6c5\r\n",
+            "machine api.heroku.com\r\n  login petra@example.com\r\n  password [REDACTED:secret-assignment]\r\n",
+        ),
+        (
+            "machine git.example.com login ci password k9Xq2Lm7vPz0w1aB!x\n",
+            "machine git.example.com login ci password [REDACTED:secret-assignment]\n",
+        ),
+        (
+            "requirepass d23e0b6ce0c949e02c5b8eba227629bf0615fb0f92e4d9d0ac6679ba41bb9a25\nmaxmemory 2gb",
+            "requirepass [REDACTED:secret-assignment]\nmaxmemory 2gb",
+        ),
     ];
     for (input, want) in cases {
         assert_eq!(text(input), want, "input: {input}");
@@ -247,6 +260,8 @@ fn benign_look_alikes_stay() {
         "setenv(\"TOKEN_TTL\", \"3600\")",
         "$secure = ConvertTo-SecureString $env:BACKUP_PASSWORD -AsPlainText -Force",
         "key-value store, key-0123456789abcdef (a cache key)",
+        "ERROR db: password authentication failed for user \"app\"; password PasswordAuthenticationProvider",
+        "see the password requirements: minimum length 12",
         // Three dotted base64 parts whose first is no number (a Discord token's is the bot's id).
         "M2FiY2RlZmdoaWprbG1ub3Bx.abcdef.aB3dE5fG7hJ9kL2mN4pQ6rS8tU1vW3xY5zA7bC",
     ];
