@@ -144,7 +144,7 @@ fn literal_named_before(b: &[u8], q: usize) -> Option<Family> {
         b"PasswordCredential",
     ];
     const CONNECT: [&[u8]; 5] = [b"PDO", b"connect", b"mysqli", b"mysqli_connect", b"mysql_connect"];
-    let blanks = |j: usize| j - b[..j].iter().rev().take_while(|&&c| c == b' ' || c == b'\t').count();
+    let blanks = |j: usize| run_back(b, j, |c| c == b' ' || c == b'\t');
     let j = blanks(q);
     if j >= 13 && b[j - 13..j].eq_ignore_ascii_case(b"IDENTIFIED BY") {
         return Some(Family::Password);
@@ -184,7 +184,7 @@ fn literal_named_before(b: &[u8], q: usize) -> Option<Family> {
         i -= 1;
     }
     let f = blanks(i - 1);
-    let fs = f - b[..f].iter().rev().take_while(|&&c| is_alnum(c) || c == b'_').count();
+    let fs = run_back(b, f, |c| is_alnum(c) || c == b'_');
     let func = &b[fs..f];
     let login = args == 1 && LOGIN.contains(&func);
     let connect = args == 2 && CONNECT.contains(&func);
@@ -204,7 +204,7 @@ fn quoted_after_comma_or_word<const RAW: bool>(t: Text<RAW>, s: usize, e: usize)
         b'"' if t.escaped(s - 1) && b.get(e) == Some(&b'\\') && b.get(e + 1) == Some(&b'"') => s - 2,
         _ => return false,
     };
-    let j = open - b[..open].iter().rev().take_while(|&&c| c == b' ').count();
+    let j = run_back(b, open, |c| c == b' ');
     // (An escape's second byte there is a letter, `\t`, or decodes to no comma or letter.)
     j > 0 && (b[j - 1] == b',' || b[j - 1].is_ascii_alphabetic())
 }
@@ -227,7 +227,7 @@ fn is_type_word(k: &[u8]) -> bool {
 /// For the type word at `ts` (see [`is_type_word`]), the name it declares: before `:` (`NAME: &'static str`,
 /// `name: String`), or right before it after `var` or `const` or at the start of a line (Go: `var name string`).
 fn typed_name(b: &[u8], ts: usize) -> Option<(usize, usize)> {
-    let blanks = |j: usize| j - b[..j].iter().rev().take_while(|&&c| c == b' ' || c == b'\t').count();
+    let blanks = |j: usize| run_back(b, j, |c| c == b' ' || c == b'\t');
     let mut j = blanks(ts);
     if b[..j].ends_with(b"'static") {
         j = blanks(j - 7);
@@ -241,7 +241,7 @@ fn typed_name(b: &[u8], ts: usize) -> Option<(usize, usize)> {
     } else if j == ts {
         return None; // `name=string` is no declaration
     }
-    let ns = j - b[..j].iter().rev().take_while(|&&c| is_word(c)).count();
+    let ns = run_back(b, j, is_word);
     if ns == j || b[ns].is_ascii_digit() {
         return None;
     }
