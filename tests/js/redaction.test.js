@@ -126,6 +126,14 @@ function heldOut(set) {
   return { positives, negatives, leaked, flagged };
 }
 
+/** A held-out set whose misses are pinned: exactly these leak (by their secrets' first 12 characters), and at most 1%
+ *  of its negatives are redacted. */
+function onlyKnownMisses(set, known) {
+  const { negatives, leaked, flagged } = heldOut(set);
+  assert.deepEqual(leaked.map((p) => p.secret.slice(0, 12)).sort(), [...known].sort(), show(leaked));
+  assert.ok(flagged.length / negatives.length <= 0.01, `false positives: ${rate(flagged.length, negatives.length)}\n${show(flagged)}`);
+}
+
 const show = (xs) => xs.map((x) => `[${x.rule ?? x.why}] ${JSON.stringify(x.input).slice(0, 300)}`).join("\n");
 
 // The held-out sets (tests/fixtures/redaction/holdout.mjs, holdout2.mjs) were written by other sessions without
@@ -145,9 +153,7 @@ test("held-out set 1: recall >= 99% and false positives <= 1% through the core",
 const KNOWN_MISSES_2 = ["7SBIwowohVem"];
 
 test("held-out set 2 (long tool output): only the known misses, false positives <= 1%", () => {
-  const { negatives, leaked, flagged } = heldOut("holdout2");
-  assert.deepEqual(leaked.map((p) => p.secret.slice(0, 12)).sort(), [...KNOWN_MISSES_2].sort(), show(leaked));
-  assert.ok(flagged.length / negatives.length <= 0.01, `false positives: ${rate(flagged.length, negatives.length)}\n${show(flagged)}`);
+  onlyKnownMisses("holdout2", KNOWN_MISSES_2);
 });
 
 // Set 3 (passwords on command lines, ~80 tools) was written blind against rule set 2026-11-29.6: 57 of 118 secrets
@@ -165,9 +171,7 @@ const KNOWN_MISSES_3 = [
 ];
 
 test("held-out set 3 (command lines): only the known misses, false positives <= 1%", () => {
-  const { negatives, leaked, flagged } = heldOut("holdout3");
-  assert.deepEqual(leaked.map((p) => p.secret.slice(0, 12)).sort(), [...KNOWN_MISSES_3].sort(), show(leaked));
-  assert.ok(flagged.length / negatives.length <= 0.01, `false positives: ${rate(flagged.length, negatives.length)}\n${show(flagged)}`);
+  onlyKnownMisses("holdout3", KNOWN_MISSES_3);
 });
 
 // Set 4 (config and credential files, source code, vendor tokens beyond the issue's list) was written blind against
@@ -186,9 +190,7 @@ const KNOWN_MISSES_4 = [
 ];
 
 test("held-out set 4 (config files, code, vendor tokens): only the known misses, false positives <= 1%", () => {
-  const { negatives, leaked, flagged } = heldOut("holdout4");
-  assert.deepEqual(leaked.map((p) => p.secret.slice(0, 12)).sort(), [...KNOWN_MISSES_4].sort(), show(leaked));
-  assert.ok(flagged.length / negatives.length <= 0.01, `false positives: ${rate(flagged.length, negatives.length)}\n${show(flagged)}`);
+  onlyKnownMisses("holdout4", KNOWN_MISSES_4);
 });
 
 test("supplied members other than the redacted values stay byte-identical", () => {
