@@ -11,9 +11,14 @@
 //
 // Cache: the repository layout (where .git is, the common dir, origin, repo name) is cached per directory and
 // re-checked with a stat of the config file at most once a second (an edited origin shows up within 1 s); HEAD
-// and the branch tip are re-validated on every call with a stat of HEAD and of the ref file (or packed-refs),
-// comparing inode, size, mtime and ctime in place (no allocation on that path). Git replaces refs by rename, so
-// every update gives a new inode even within one timestamp tick: a stale sha is never served.
+// and the branch tip are re-validated with a stat of HEAD and of the ref file (or packed-refs), comparing inode,
+// size, mtime and ctime in place (no allocation on that path). Git replaces refs by rename, so every update gives
+// a new inode even within one timestamp tick. The validation runs once per millisecond of the real clock (the
+// resolution of an entry's `ts`): the first call of a millisecond stats, the others in that millisecond reuse
+// its answer. So `head` and `branch` are those of some instant in the millisecond of the call, never older: a
+// burst of entries pays the stats once a millisecond, not per entry (1.6-2.3 us of a 12-17 us entry here). A git
+// command this process runs between two calls takes longer than a millisecond, so it is always seen; a commit by
+// another process landing within the millisecond of a call races with it either way.
 //
 // Held descriptors: during a burst (a call for the same directory less than KEEP_MS before), the files those
 // stats watch are held open read-only and validated with fstat(2) instead: no path lookup, half the cost of a
@@ -28,7 +33,7 @@ import { closeQuietly, fs as nodeFs, path } from "./builtins.js";
 
 const cache = new Map(); // dir → entry
 const NEGATIVE_TTL_MS = 1000; // "not in a repository" is re-checked after this long (git init may follow)
-// The config (origin) is re-checked at most this often; HEAD and the branch tip on every call.
+// The config (origin) is re-checked at most this often; HEAD and the branch tip once per millisecond.
 const CONFIG_CHECK_MS = 1000;
 const EMPTY = Object.freeze({});
 const MAX_CACHE = 256;
@@ -300,14 +305,20 @@ export function gitContext(dir, options = {}) {
         headFacts: null,
         fds: null, // held descriptors of watchPaths (-1 where none), or null
         usedAt: -Infinity,
+        validAt: -1, // the Date.now() at which the keys last matched (HEAD and the tip then, to the millisecond)
       };
       remember(key, entry);
     }
     const burst = now - entry.usedAt < KEEP_MS && now >= entry.usedAt;
     entry.usedAt = now;
     const before = entry.headFacts;
+    // Validated already in this millisecond of the real clock (not options.now, a seam that may stand still):
+    // a burst of calls pays the stats once per millisecond.
+    const tick = Date.now();
+    if (entry.headFacts && entry.validAt === tick && entry.out) return entry.out;
     if (entry.headFacts) {
       const u = unchanged(fs, entry.watchPaths, entry.headKey, entry.fds);
+      if (u === 1) entry.validAt = tick;
       if (u === -1) {
         // HEAD is gone: the repository moved or was deleted; look again next time.
         release(entry);

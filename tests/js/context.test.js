@@ -1,5 +1,5 @@
 // Git facts read from files, checked against real git: a repository with a remote, commits, a worktree,
-// packed refs, detached HEAD, and the cache never serving a stale HEAD.
+// packed refs, detached HEAD, and the cache never serving a HEAD older than the millisecond of the call.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -187,6 +187,37 @@ test("credentials in an http remote never reach the stamps", () => {
   assert.equal(cleanRemote("https://ghp_token@github.com/a/b.git"), "https://github.com/a/b.git");
   assert.equal(cleanRemote("git@github.com:a/b.git"), "git@github.com:a/b.git");
   assert.equal(cleanRemote("ssh://git@host/x.git"), "ssh://git@host/x.git");
+});
+
+test("a burst checks HEAD and the tip once per millisecond, and the next millisecond sees a change", () => {
+  const { main } = makeRepo();
+  clearGitCache();
+  let stats = 0;
+  const seam = {
+    ...fs,
+    statSync: (...a) => (stats++, fs.statSync(...a)),
+    fstatSync: (...a) => (stats++, fs.fstatSync(...a)),
+  };
+  gitContext(main, { fs: seam });
+  gitContext(main, { fs: seam }); // the keyed read (see gitContext): from here on the facts are validated
+  stats = 0;
+  const ticks = new Set();
+  const N = 3000;
+  for (let i = 0; i < N; i++) {
+    ticks.add(Date.now());
+    assert.equal(gitContext(main, { fs: seam }).branch, "main");
+  }
+  // At most the watched files (HEAD, the ref, packed-refs) once per tick, plus opening the held descriptors and
+  // a config check: without the per-millisecond check this is at least 2 * N.
+  assert.ok(stats > 0, "the burst validated at all");
+  assert.ok(stats <= 3 * (ticks.size + 1) + 4, `${stats} stats for ${N} calls over ${ticks.size} ms`);
+  // git itself takes longer than a millisecond; a write by hand does not. Once the clock has moved on, the
+  // change is seen.
+  const t0 = Date.now();
+  fs.writeFileSync(path.join(main, ".git", "HEAD"), "ref: refs/heads/feature\n");
+  while (Date.now() === t0);
+  assert.equal(gitContext(main, { fs: seam }).branch, "feature");
+  assert.equal(gitContext(main, { fs: seam }).head, git(main, "rev-parse", "feature"));
 });
 
 test("HEAD moving to another branch while the facts are read is never served stale", () => {
