@@ -30,8 +30,10 @@
 // without a call (an unref'd timer), by clearGitCache(), and at exit (O_CLOEXEC: never inherited).
 
 import { closeQuietly, fs as nodeFs, path } from "./builtins.js";
+import { resolver } from "./paths.js";
 
 const cache = new Map(); // dir → entry
+const resolveDir = resolver();
 const NEGATIVE_TTL_MS = 1000; // "not in a repository" is re-checked after this long (git init may follow)
 // The config (origin) is re-checked at most this often; HEAD and the branch tip once per millisecond.
 const CONFIG_CHECK_MS = 1000;
@@ -270,7 +272,7 @@ export function gitContext(dir, options = {}) {
   const fs = options.fs ?? nodeFs;
   const now = (options.now ?? Date.now)();
   try {
-    const key = path.resolve(dir || ".");
+    const key = resolveDir(dir || ".");
     let entry = cache.get(key);
     if (entry && !entry.layout) {
       if (now - entry.at < NEGATIVE_TTL_MS) return EMPTY;

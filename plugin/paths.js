@@ -18,6 +18,27 @@ export function refreshEnv() {
   snapshot = null;
 }
 
+/** A path.resolve(base, p) that remembers its last answer, for one call site on the recording path: path.resolve
+ *  cost ~0.2 us a call in Bun, and an entry made three (~4% of a 1 KiB entry). Only answers that cannot depend on
+ *  the process's working directory are remembered: an absolute base or p. */
+export function resolver() {
+  let lastBase = null;
+  let lastP = null;
+  let last = "";
+  return (base, p = "") => {
+    if (base === lastBase && p === lastP) return last;
+    const out = path.resolve(base, p);
+    if (path.isAbsolute(base) || path.isAbsolute(p)) {
+      lastBase = base;
+      lastP = p;
+      last = out;
+    }
+    return out;
+  };
+}
+
+const resolveTargetPath = resolver();
+
 function expandHome(p, env) {
   if (p === "~" || p.startsWith("~/")) return path.join(env.HOME || os.homedir(), p.slice(1));
   return p;
@@ -29,10 +50,10 @@ export function resolveTarget(options = {}) {
   const env = envOf(options);
   const base = options.cwd ?? process.cwd();
   if (typeof options.file === "string" && options.file !== "") {
-    return { file: path.resolve(base, expandHome(options.file, env)), source: "option" };
+    return { file: resolveTargetPath(base, expandHome(options.file, env)), source: "option" };
   }
   if (env.AI_RECORDINGS_FILE) {
-    return { file: path.resolve(base, expandHome(env.AI_RECORDINGS_FILE, env)), source: "env" };
+    return { file: resolveTargetPath(base, expandHome(env.AI_RECORDINGS_FILE, env)), source: "env" };
   }
   return { file: path.join(env.HOME || os.homedir(), "git", "ai_recordings.jsonl"), source: "default" };
 }

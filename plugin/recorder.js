@@ -6,7 +6,7 @@ import { closeQuietly, fs as nodeFs, os, path } from "./builtins.js";
 import { Core, newEid } from "./core.js";
 import { gitContext } from "./context.js";
 import { appendLine } from "./writer.js";
-import { envOf, quarantinePath, refreshEnv, resolveTarget } from "./paths.js";
+import { envOf, quarantinePath, refreshEnv, resolver, resolveTarget } from "./paths.js";
 
 export { refreshEnv, resolveTarget };
 
@@ -16,6 +16,7 @@ export const SPLIT_ABOVE_BYTES = 16 * 1024 * 1024;
 /** Size of one piece of an oversized input (bounded memory in the core: a piece and its line). */
 export const PIECE_BYTES = 1024 * 1024;
 
+const resolveCwd = resolver();
 const cores = new Map(); // options key → { core, last: the context inputs it was last set with }
 const MAX_CORES = 16;
 
@@ -96,7 +97,7 @@ function shallowEqual(a, b) {
 function prepare(options) {
   const env = envOf(options);
   const slot = coreFor(options);
-  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const cwd = resolveCwd(options.cwd ?? process.cwd());
   const git = gitContext(cwd, { now: options.now });
   const session = options.session ?? env.AI_RECORDINGS_SESSION;
   const model = options.model ?? env.AI_RECORDINGS_MODEL;

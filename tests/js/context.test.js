@@ -7,6 +7,12 @@ import * as path from "node:path";
 import { gitContext, originFromConfig, repoName, cleanRemote, clearGitCache } from "../../plugin/context.js";
 import { tmpdir, git, gitRepo, openPaths } from "./helpers.js";
 
+/** Waits until Date.now() has moved on. */
+function nextMillisecond() {
+  const t = Date.now();
+  while (Date.now() === t);
+}
+
 function makeRepo() {
   const d = fs.realpathSync(tmpdir("rec-git-"));
   const main = gitRepo(path.join(d, "proj"), "git@github.com:acme/widgets.git");
@@ -74,6 +80,7 @@ test("during a burst HEAD and the ref are held open and every change through the
   const one = git(main, "rev-parse", "HEAD~1");
   gitContext(main);
   fs.writeFileSync(ref, one + "\n");
+  nextMillisecond(); // facts are validated once per millisecond, and this write took less than one
   assert.equal(gitContext(main).head, one, "a ref rewritten in place");
   // Same size again: only the times tell. Kernels without fine-grained timestamps tick every few ms, so wait
   // one tick (git itself never writes in place: its updates are new inodes, seen at once).
@@ -213,9 +220,8 @@ test("a burst checks HEAD and the tip once per millisecond, and the next millise
   assert.ok(stats <= 3 * (ticks.size + 1) + 4, `${stats} stats for ${N} calls over ${ticks.size} ms`);
   // git itself takes longer than a millisecond; a write by hand does not. Once the clock has moved on, the
   // change is seen.
-  const t0 = Date.now();
   fs.writeFileSync(path.join(main, ".git", "HEAD"), "ref: refs/heads/feature\n");
-  while (Date.now() === t0);
+  nextMillisecond();
   assert.equal(gitContext(main, { fs: seam }).branch, "feature");
   assert.equal(gitContext(main, { fs: seam }).head, git(main, "rev-parse", "feature"));
 });
