@@ -364,23 +364,22 @@ async function child(part) {
  *  run's value. */
 function mergeRuns(runs) {
   const out = structuredClone(runs[0]);
-  const med = (xs) => median(xs);
   out.runs = runs.length;
   out.cases.forEach((c, k) => {
-    for (const f of ["msOn", "msOff", "msRedact", "msJs", "mbpsOn", "mbpsRedact", "mbpsJs"]) c[f] = med(runs.map((r) => r.cases[k][f]));
+    for (const f of ["msOn", "msOff", "msRedact", "msJs", "mbpsOn", "mbpsRedact", "mbpsJs"]) c[f] = median(runs.map((r) => r.cases[k][f]));
     c.ratioRuns = runs.map((r) => r.cases[k].mbpsRedact / r.cases[k].mbpsJs);
-    c.ratio = med(c.ratioRuns);
+    c.ratio = median(c.ratioRuns);
   });
   for (const name of Object.keys(out.pipeline)) {
     const p = out.pipeline[name];
-    for (const f of ["recordUs", "bareUs"]) p[f] = med(runs.map((r) => r.pipeline[name][f]));
+    for (const f of ["recordUs", "bareUs"]) p[f] = median(runs.map((r) => r.pipeline[name][f]));
     p.ratioRuns = runs.map((r) => r.pipeline[name].ratio);
-    p.ratio = med(p.ratioRuns);
+    p.ratio = median(p.ratioRuns);
   }
   // The lowest 1 MiB JSON ratio of each run (what the 10x target judges), and its median over the runs.
   const lowest = (r) => Math.min(...r.cases.filter((c) => c.size > 1024 && c.shape === "json").map((c) => c.mbpsRedact / c.mbpsJs));
   out.lowestRuns = runs.map(lowest);
-  out.lowest = med(out.lowestRuns);
+  out.lowest = median(out.lowestRuns);
   return out;
 }
 

@@ -424,6 +424,8 @@ const LINEAR: usize = 16;
 impl Hits {
     fn add(&mut self, path: &str, rule: Rule) {
         let linear = |list: &[(Rule, Hit)]| list.iter().position(|(r, h)| *r == rule && h.path == path);
+        // The index key, once the index is in use (computed once: the lookup and the insert both need it).
+        let mut key = None;
         let found = if self.list.len() <= LINEAR {
             linear(&self.list)
         } else {
@@ -432,7 +434,8 @@ impl Hits {
                     self.index.insert((fnv1a(&h.path), *r), i);
                 }
             }
-            match self.index.get(&(fnv1a(path), rule)) {
+            let k = *key.insert((fnv1a(path), rule));
+            match self.index.get(&k) {
                 Some(&i) if self.list[i].1.path == path => Some(i),
                 Some(_) => linear(&self.list),
                 None => None,
@@ -442,8 +445,8 @@ impl Hits {
             self.list[i].1.count += 1;
             return;
         }
-        if !self.index.is_empty() {
-            self.index.entry((fnv1a(path), rule)).or_insert(self.list.len());
+        if let Some(k) = key {
+            self.index.entry(k).or_insert(self.list.len());
         }
         self.list.push((rule, Hit { path: path.to_string(), rule: rule.id().into_owned(), count: 1 }));
     }

@@ -144,7 +144,7 @@ fn literal_named_before(b: &[u8], q: usize) -> Option<Family> {
         b"PasswordCredential",
     ];
     const CONNECT: [&[u8]; 5] = [b"PDO", b"connect", b"mysqli", b"mysqli_connect", b"mysql_connect"];
-    let blanks = |j: usize| run_back(b, j, |c| c == b' ' || c == b'\t');
+    let blanks = |j: usize| blanks_before(b, j);
     let j = blanks(q);
     if j >= 13 && b[j - 13..j].eq_ignore_ascii_case(b"IDENTIFIED BY") {
         return Some(Family::Password);
@@ -191,6 +191,11 @@ fn literal_named_before(b: &[u8], q: usize) -> Option<Family> {
     (login || connect).then_some(Family::Password)
 }
 
+/// Where the spaces and tabs that end at `j` start.
+fn blanks_before(b: &[u8], j: usize) -> usize {
+    run_back(b, j, |c| c == b' ' || c == b'\t')
+}
+
 /// For the raw scan: whether the run `s..e` is a quoted literal (`'…'`, or `\"…\"` in raw JSON string content) after a
 /// comma or a word (blanks passed over), where [`literal_named_before`] may find it named in the decoded text;
 /// elsewhere (after `:`, `=`, `(`, `[`) it never does.
@@ -227,7 +232,7 @@ fn is_type_word(k: &[u8]) -> bool {
 /// For the type word at `ts` (see [`is_type_word`]), the name it declares: before `:` (`NAME: &'static str`,
 /// `name: String`), or right before it after `var` or `const` or at the start of a line (Go: `var name string`).
 fn typed_name(b: &[u8], ts: usize) -> Option<(usize, usize)> {
-    let blanks = |j: usize| run_back(b, j, |c| c == b' ' || c == b'\t');
+    let blanks = |j: usize| blanks_before(b, j);
     let mut j = blanks(ts);
     if b[..j].ends_with(b"'static") {
         j = blanks(j - 7);
@@ -1292,10 +1297,10 @@ impl<'a, const RAW: bool> Scanner<'a, RAW> {
             j += 7;
         }
         let v = self.value_at(j, false)?;
-        if !v.quoted || v.end > line_end || !accept_value(&b[v.start..v.end], Mode::Literal, Family::Password) {
+        if !v.quoted || v.end > line_end {
             return None;
         }
-        self.emit(v.start, v.end, Rule::CommandLinePassword).then_some(v.end)
+        self.command_password(v.start, v.end)
     }
 
     /// `https://hooks.slack.com/services/T…/B…/…`: the path after the kind is the secret.
