@@ -5,6 +5,7 @@
 // doctor), 2 a usage error (unknown option, bad cursor).
 
 import { fs as nodeFs, path } from "./builtins.js";
+import { replaceFile } from "./io.js";
 import {
   CursorError,
   RecordingsReader,
@@ -292,9 +293,7 @@ function readCursorFile(p) {
 
 /** Stores the cursor beside, then renames over, so a crash never leaves half a cursor. */
 function writeCursorFile(p, cursor) {
-  const tmp = `${p}.${process.pid}.tmp`;
-  nodeFs.writeFileSync(tmp, cursor + "\n", { mode: 0o600 });
-  nodeFs.renameSync(tmp, p);
+  replaceFile(nodeFs, p, cursor + "\n");
 }
 
 function makeReader(opts, io, extra = {}) {

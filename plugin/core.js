@@ -11,6 +11,7 @@
 // The contract of the generated Recorder is plugin/core.d.ts.
 
 import { fs } from "./builtins.js";
+import { readFully } from "./io.js";
 import * as glue from "./wasm/recordings_core.js";
 
 /** Inputs above this reset the instance after use (8 MiB: a typical entry is ~1 KiB; the core's peak memory is
@@ -31,12 +32,7 @@ let generation = 0; // bumped by every reset; wrappers rebuild their Recorder wh
 function urandom(buf) {
   const fd = fs.openSync("/dev/urandom", "r");
   try {
-    let got = 0;
-    while (got < buf.length) {
-      const n = fs.readSync(fd, buf, got, buf.length - got, null);
-      if (n <= 0) throw new Error("short read from /dev/urandom");
-      got += n;
-    }
+    if (readFully(fs, fd, buf, 0, buf.length, null) < buf.length) throw new Error("short read from /dev/urandom");
   } finally {
     fs.closeSync(fd);
   }

@@ -10,6 +10,8 @@ import { createRequire } from "node:module";
 import { fs as nodeFs, path } from "./builtins.js";
 import { RecordingsReader, quarantineFile, resolveFile } from "./read.js";
 import { DEFAULT_MAX_BYTES, describeError, readStatus } from "./writer.js";
+import { settingsOf } from "./settings.js";
+import { lockPath } from "./paths.js";
 
 /** Below this much free space the next large entry may not fit (entries may be 16 MiB, issue 2). */
 const LOW_SPACE_BYTES = 16 * 1024 * 1024;
@@ -126,16 +128,12 @@ function scan(file, quarantine, env, now) {
 }
 
 function settings(env) {
-  const raw = env.AI_RECORDINGS_MAX_BYTES;
-  const n = Number.parseInt(String(raw ?? ""), 10);
-  const maxBytes = Number.isFinite(n) && n > 0 ? n : DEFAULT_MAX_BYTES;
-  const v = env.AI_RECORDINGS_SYNC;
-  const sync = !(v === "0" || v === "false" || v === "no" || v === "off");
+  const s = settingsOf(env);
   return {
-    maxBytes,
-    maxBytesFrom: raw !== undefined && maxBytes === n ? "env AI_RECORDINGS_MAX_BYTES" : raw !== undefined ? "default (AI_RECORDINGS_MAX_BYTES is not a positive number)" : "default",
-    sync,
-    syncFrom: v !== undefined ? "env AI_RECORDINGS_SYNC" : "default",
+    maxBytes: s.maxBytes ?? DEFAULT_MAX_BYTES,
+    maxBytesFrom: s.maxBytes !== undefined ? "env AI_RECORDINGS_MAX_BYTES" : env.AI_RECORDINGS_MAX_BYTES !== undefined ? "default (AI_RECORDINGS_MAX_BYTES is not a positive number)" : "default",
+    sync: s.sync ?? true,
+    syncFrom: s.sync !== undefined ? "env AI_RECORDINGS_SYNC" : "default",
   };
 }
 
@@ -183,7 +181,8 @@ export async function examine(options = {}) {
   if (free !== null && free < LOW_SPACE_BYTES) {
     say(free < 1024 * 1024 ? "problem" : "warning", `Only ${mib(free)} free on the disk holding the recordings.`);
   }
-  const lock = target.file + ".lock";
+  for (const problem of settingsOf(env).problems) say("warning", `A setting is ignored: ${problem}.`);
+  const lock = lockPath(target.file);
   try {
     const st = fs.statSync(lock);
     if (now() - st.mtimeMs > 60_000) {

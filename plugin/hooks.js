@@ -8,6 +8,8 @@
 // Automatic entries are objects built here and passed to record() as JSON with capture "auto". The core
 // stamps ts, eid, capture, pwd, the git facts, session, model and agent; nothing here stamps those.
 
+import { settingsOf } from "./settings.js";
+
 /** Text fields are cut to a head and a tail (in UTF-16 units, never splitting a surrogate pair) so one
  *  runaway command cannot make a multi-megabyte entry. The full size is kept next to them as `<field>_bytes`.
  *  The gate keeps mostly the tail: test runners and compilers print their verdict last. */
@@ -30,11 +32,6 @@ const MAX_KEYS = 4096;
 
 export const AUTO_TRIGGERS = ["subagent", "gate", "tool", "error", "compacted"];
 
-function envFlag(value) {
-  if (value === undefined || value === null || value === "") return undefined;
-  return !/^(0|false|off|no|none)$/i.test(String(value).trim());
-}
-
 /**
  * The plugin's options, from the config tuple `["spec", {file, maxBytes, redact, auto: {...}}]`, with env vars
  * used where an option is absent:
@@ -48,22 +45,18 @@ function envFlag(value) {
  */
 export function resolveOptions(options, env = {}) {
   const o = options && typeof options === "object" ? options : {};
+  const s = settingsOf(env);
   const warnings = [];
   const out = { auto: {}, gatePatterns: [], warnings };
   if (typeof o.file === "string" && o.file) out.file = o.file;
   if (Number.isFinite(Number(o.maxBytes)) && o.maxBytes !== null && o.maxBytes !== "") out.maxBytes = Number(o.maxBytes);
   if (o.redact !== undefined) out.redact = o.redact;
-  else if (envFlag(env.AI_RECORDINGS_REDACT) === false) out.redact = false;
+  else if (s.redact === false) out.redact = false;
 
   let auto = o.auto;
-  if (auto === undefined && env.AI_RECORDINGS_AUTO !== undefined && env.AI_RECORDINGS_AUTO !== "") {
-    const v = String(env.AI_RECORDINGS_AUTO).trim();
-    if (envFlag(v) === false) auto = false;
-    else if (/^(1|true|on|yes|all)$/i.test(v)) auto = true;
-    else {
-      const on = new Set(v.split(/[\s,]+/).filter(Boolean));
-      auto = Object.fromEntries(AUTO_TRIGGERS.map((t) => [t, on.has(t)]));
-    }
+  if (auto === undefined && s.auto !== undefined) {
+    const on = new Set(Array.isArray(s.auto) ? s.auto : []);
+    auto = typeof s.auto === "boolean" ? s.auto : Object.fromEntries(AUTO_TRIGGERS.map((t) => [t, on.has(t)]));
   }
   for (const t of AUTO_TRIGGERS) {
     if (auto === false) out.auto[t] = false;
@@ -73,7 +66,7 @@ export function resolveOptions(options, env = {}) {
 
   const extra = [];
   if (auto && typeof auto === "object" && Array.isArray(auto.gatePatterns)) extra.push(...auto.gatePatterns);
-  else if (typeof env.AI_RECORDINGS_GATE_PATTERNS === "string") extra.push(...env.AI_RECORDINGS_GATE_PATTERNS.split("\n"));
+  else extra.push(...s.gatePatterns);
   const useDefaults = !(auto && typeof auto === "object" && auto.gateDefaults === false);
   out.gatePatterns = compileGatePatterns(useDefaults ? [...DEFAULT_GATE_PATTERNS, ...extra] : extra, warnings);
   return out;

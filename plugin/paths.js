@@ -1,22 +1,8 @@
-// Where recordings live: the target file and its siblings. One home for these rules, shared by the writer,
-// the recorder and the reader; it loads no wasm, so reading never pays for the core.
+// Where recordings live: the target file and its siblings (quarantine, archives, lock). Their names are made
+// and parsed here only, for the writer, the recorder, the reader and doctor; it loads no wasm.
 
 import { fs as nodeFs, os, path } from "./builtins.js";
-
-let snapshot = null;
-
-/** The environment the recording path reads (AI_RECORDINGS_*, HOME, XDG_STATE_HOME): `options.env` when given,
- *  else a copy of `process.env` taken once per process, at the first call. Reading `process.env` costs ~0.15 us
- *  a variable in Node (each read calls into C++), and one call read a dozen: a tenth of a small entry's cost.
- *  A process that changes its own environment afterwards calls `refreshEnv()`. */
-export function envOf(options) {
-  return options.env ?? (snapshot ??= Object.freeze({ ...process.env }));
-}
-
-/** Forgets the snapshot of `process.env`, so the next call reads it again. */
-export function refreshEnv() {
-  snapshot = null;
-}
+import { envOf, settingsOf } from "./settings.js";
 
 /** A path.resolve(base, p) that remembers its last answer, for one call site on the recording path: path.resolve
  *  cost ~0.2 us a call in Bun, and an entry made three (~4% of a 1 KiB entry). Only answers that cannot depend on
@@ -52,8 +38,9 @@ export function resolveTarget(options = {}) {
   if (typeof options.file === "string" && options.file !== "") {
     return { file: resolveTargetPath(base, expandHome(options.file, env)), source: "option" };
   }
-  if (env.AI_RECORDINGS_FILE) {
-    return { file: resolveTargetPath(base, expandHome(env.AI_RECORDINGS_FILE, env)), source: "env" };
+  const fromEnv = settingsOf(env).file;
+  if (fromEnv !== undefined) {
+    return { file: resolveTargetPath(base, expandHome(fromEnv, env)), source: "env" };
   }
   return { file: path.join(env.HOME || os.homedir(), "git", "ai_recordings.jsonl"), source: "default" };
 }
@@ -67,6 +54,40 @@ export function stemOf(file) {
 /** The sibling that holds what cannot be kept faithfully in the main file: `<stem>.quarantine.jsonl`. */
 export function quarantinePath(file) {
   return stemOf(file).stem + ".quarantine.jsonl";
+}
+
+/** The rotation lock beside a recordings file. */
+export function lockPath(file) {
+  return file + ".lock";
+}
+
+/** yyyymmddThhmmssmmmZ (UTC): fixed width, so archive names sort by time. */
+export function archiveStamp(ms) {
+  const d = new Date(ms);
+  const p = (n, w = 2) => String(n).padStart(w, "0");
+  return (
+    `${p(d.getUTCFullYear(), 4)}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}T` +
+    `${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}${p(d.getUTCMilliseconds(), 3)}Z`
+  );
+}
+
+/** The archive a rotation at `ms` makes of `file`: `<stem>.<stamp><ext>`, or `<stem>.<stamp>.<n><ext>` for the
+ *  n-th collision within one millisecond. */
+export function archiveName(file, ms, n = 0) {
+  const { stem, ext } = stemOf(file);
+  return `${stem}.${archiveStamp(ms)}${n > 0 ? `.${n}` : ""}${ext}`;
+}
+
+/** A segment's sort key: the stamp and the zero-padded collision number, so string order is rotation order. */
+function segmentKey(stamp, n) {
+  return `${stamp}_${String(n).padStart(6, "0")}`;
+}
+
+const SEGMENT_KEY = /^\d{8}T\d{9}Z_\d{6}$/;
+
+/** Whether `key` is an archive's sort key as listSegments makes it (a cursor carries one). */
+export function isSegmentKey(key) {
+  return typeof key === "string" && SEGMENT_KEY.test(key);
 }
 
 function escapeRe(s) {
@@ -91,8 +112,7 @@ export function listSegments(file, { fs = nodeFs } = {}) {
   const out = [];
   for (const name of names) {
     const m = re.exec(name);
-    // The key pads the collision suffix, so plain string order is rotation order.
-    if (m) out.push({ path: path.join(dir, name), key: `${m[1]}_${(m[2] ?? "0").padStart(6, "0")}`, archive: true });
+    if (m) out.push({ path: path.join(dir, name), key: segmentKey(m[1], Number(m[2] ?? 0)), archive: true });
   }
   out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   try {

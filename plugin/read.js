@@ -29,8 +29,9 @@
 // writer may leave after a torn tail) are skipped silently.
 
 import { closeQuietly, fs as nodeFs, path } from "./builtins.js";
-import { resolveTarget as resolveFile, quarantinePath as quarantineFile, listSegments } from "./paths.js";
+import { resolveTarget as resolveFile, quarantinePath as quarantineFile, listSegments, isSegmentKey } from "./paths.js";
 import { createHash } from "node:crypto";
+import { readAt } from "./io.js";
 
 /** Bytes of a segment's beginning that identify it (a core line starts `{"ts":"<24 chars>","eid":"<13>"`,
  *  49 bytes: 64 covers both stamps). */
@@ -98,7 +99,7 @@ export function decodeCursor(text) {
   }
   if (parts[1] !== "m" && parts[1] !== "q") throw new CursorError("EBADCURSOR", "not a cursor (bad family)");
   const b = parts[2].split("-");
-  if (b.length !== 3 || !(b[0] === "0" || /^\d{8}T\d{9}Z_\d{6}$/.test(b[0]))) {
+  if (b.length !== 3 || !(b[0] === "0" || isSegmentKey(b[0]))) {
     throw new CursorError("EBADCURSOR", "not a cursor (bad base)");
   }
   const state = freshState(parts[1]);
@@ -115,16 +116,6 @@ function fingerprintOf(bytes) {
   return createHash("sha1").update(bytes).digest("hex").slice(0, 16);
 }
 
-function readAt(fs, fd, length, position) {
-  const buf = Buffer.allocUnsafe(length);
-  let got = 0;
-  while (got < length) {
-    const n = fs.readSync(fd, buf, got, length - got, position + got);
-    if (n <= 0) break;
-    got += n;
-  }
-  return got === length ? buf : buf.subarray(0, got);
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Filters

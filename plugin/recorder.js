@@ -4,9 +4,11 @@
 
 import { closeQuietly, fs as nodeFs, os, path } from "./builtins.js";
 import { Core, newEid } from "./core.js";
+import { readFully, writeFully } from "./io.js";
 import { gitContext } from "./context.js";
 import { appendLine } from "./writer.js";
-import { envOf, quarantinePath, refreshEnv, resolver, resolveTarget } from "./paths.js";
+import { quarantinePath, resolver, resolveTarget } from "./paths.js";
+import { envOf, refreshEnv, settingsOf } from "./settings.js";
 
 export { refreshEnv, resolveTarget };
 
@@ -20,25 +22,21 @@ const resolveCwd = resolver();
 const cores = new Map(); // options key → { core, last: the context inputs it was last set with }
 const MAX_CORES = 16;
 
-/** A newline-separated list from the environment (patterns may hold commas and spaces). */
-function envList(value) {
-  return (value ?? "").split("\n").map((s) => s.trim()).filter(Boolean);
-}
-
 /** The core's redaction options, from `options.redact` (false | true | {patterns, allow, allowPatterns}),
  *  else env: AI_RECORDINGS_REDACT=0 turns it off; AI_RECORDINGS_REDACT_PATTERNS, _REDACT_ALLOW and
  *  _REDACT_ALLOW_PATTERNS add newline-separated patterns, allowed literals and allowed patterns. */
 function coreOptions(redact, env) {
+  const s = settingsOf(env);
   const off =
     redact === false ||
     (redact && typeof redact === "object" && redact.enabled === false) ||
-    (redact === undefined && /^(0|false|no|off)$/i.test(env.AI_RECORDINGS_REDACT ?? ""));
+    (redact === undefined && s.redact === false);
   if (off) return { redact: false };
   const given = redact && typeof redact === "object" ? redact : {};
   const out = {
-    redactPatterns: given.patterns ?? given.redactPatterns ?? envList(env.AI_RECORDINGS_REDACT_PATTERNS),
-    allow: given.allow ?? envList(env.AI_RECORDINGS_REDACT_ALLOW),
-    allowPatterns: given.allowPatterns ?? envList(env.AI_RECORDINGS_REDACT_ALLOW_PATTERNS),
+    redactPatterns: given.patterns ?? given.redactPatterns ?? s.redactPatterns,
+    allow: given.allow ?? s.allow,
+    allowPatterns: given.allowPatterns ?? s.allowPatterns,
   };
   if (!out.redactPatterns.length && !out.allow.length && !out.allowPatterns.length) return undefined;
   return out;
@@ -99,9 +97,10 @@ function prepare(options) {
   const slot = coreFor(options);
   const cwd = resolveCwd(options.cwd ?? process.cwd());
   const git = gitContext(cwd, { now: options.now });
-  const session = options.session ?? env.AI_RECORDINGS_SESSION;
-  const model = options.model ?? env.AI_RECORDINGS_MODEL;
-  const agent = options.agent ?? env.AI_RECORDINGS_AGENT;
+  const s = settingsOf(env);
+  const session = options.session ?? s.session;
+  const model = options.model ?? s.model;
+  const agent = options.agent ?? s.agent;
   const capture = options.capture || "cli";
   const last = slot.last;
   if (
@@ -197,14 +196,7 @@ export function fdSource(fd, size, fs = nodeFs) {
     read(off, len) {
       const n = Math.max(0, Math.min(len, size - off));
       if (scratch.length < n) scratch = Buffer.allocUnsafe(Math.max(n, PIECE_BYTES + 4));
-      const buf = scratch;
-      let got = 0;
-      while (got < n) {
-        const r = fs.readSync(fd, buf, got, n - got, off + got);
-        if (r <= 0) break;
-        got += r;
-      }
-      return buf.subarray(0, got);
+      return scratch.subarray(0, readFully(fs, fd, scratch, 0, n, off));
     },
   };
 }
@@ -334,9 +326,4 @@ export function recordFd(fd, options = {}) {
       }
     }
   }
-}
-
-function writeFully(fs, fd, bytes) {
-  let off = 0;
-  while (off < bytes.length) off += fs.writeSync(fd, bytes, off, bytes.length - off);
 }

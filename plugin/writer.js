@@ -88,7 +88,9 @@
 //   a small status record (see `statusPath`), itself written best-effort.
 
 import { closeQuietly, fs as nodeFs, os, path } from "./builtins.js";
-import { envOf, listSegments, quarantinePath, stemOf } from "./paths.js";
+import { archiveName, listSegments, lockPath, quarantinePath } from "./paths.js";
+import { envOf, settingsOf } from "./settings.js";
+import { readFully, replaceFile, writeFully } from "./io.js";
 
 export { quarantinePath };
 
@@ -137,26 +139,15 @@ export function describeError(err) {
 }
 
 function maxBytesFrom(options) {
-  const v = options.maxBytes ?? envOf(options).AI_RECORDINGS_MAX_BYTES;
+  const v = options.maxBytes;
   const n = typeof v === "number" ? v : Number.parseInt(String(v ?? ""), 10);
-  return Number.isFinite(n) && n > 0 ? n : DEFAULT_MAX_BYTES;
+  if (Number.isFinite(n) && n > 0) return n;
+  return settingsOf(envOf(options)).maxBytes ?? DEFAULT_MAX_BYTES;
 }
 
 function syncFrom(options) {
   if (typeof options.sync === "boolean") return options.sync;
-  const v = envOf(options).AI_RECORDINGS_SYNC;
-  return !(v === "0" || v === "false" || v === "no" || v === "off");
-}
-
-/** yyyymmddThhmmssmmmZ: fixed width, so archives sort by name in rotation order (the optional `.<n>`
- *  collision suffix, used only when two rotations share a millisecond, is ordered by `segments()`). */
-export function archiveStamp(ms) {
-  const d = new Date(ms);
-  const p = (n, w = 2) => String(n).padStart(w, "0");
-  return (
-    `${p(d.getUTCFullYear(), 4)}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}T` +
-    `${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}${p(d.getUTCMilliseconds(), 3)}Z`
-  );
+  return settingsOf(envOf(options)).sync ?? true;
 }
 
 /** The segment paths of a recordings file, oldest first: archives in rotation order, then the live file. */
@@ -230,20 +221,9 @@ function writeStatusAt(fs, p, target, ok, reason, nowMs) {
   doc.targets[target] = t;
   doc.updated = when;
   makeDirs(fs, path.dirname(p));
-  // Write aside and rename, so a concurrent reader never sees half a record. Concurrent writers may lose
+  // Aside and renamed over, so a concurrent reader never sees half a record. Concurrent writers may lose
   // each other's increments of `misses`: it is a hint for finding gaps, not an exact count.
-  const tmp = `${p}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(doc, null, 1) + "\n", { mode: 0o600 });
-  try {
-    fs.renameSync(tmp, p);
-  } catch (e) {
-    try {
-      fs.unlinkSync(tmp);
-    } catch {
-      // nothing more to do
-    }
-    throw e;
-  }
+  replaceFile(fs, p, JSON.stringify(doc, null, 1) + "\n");
 }
 
 function recentSuccessOnRecord(fs, p, target, nowMs) {
@@ -393,17 +373,17 @@ function breakLock(fs, lockPath, staleStat) {
 /** Tries to rotate `file`, which we measured as `measured` (fstat of our fd). Returns "rotated", "busy"
  *  (someone else holds the lock or already rotated), or an error string. */
 function tryRotate(fs, file, measured, maxBytes, lineBytes, nowMs, staleMs) {
-  const lockPath = file + ".lock";
+  const lock = lockPath(file);
   let held = false;
   for (let attempt = 0; attempt < 2 && !held; attempt++) {
     try {
-      acquireLock(fs, lockPath);
+      acquireLock(fs, lock);
       held = true;
     } catch (e) {
       if (e.code !== "EEXIST") return describeError(e);
-      const stale = lockIsStale(fs, lockPath, staleMs);
+      const stale = lockIsStale(fs, lock, staleMs);
       if (!stale) return "busy";
-      breakLock(fs, lockPath, stale);
+      breakLock(fs, lock, stale);
     }
   }
   if (!held) return "busy";
@@ -417,10 +397,8 @@ function tryRotate(fs, file, measured, maxBytes, lineBytes, nowMs, staleMs) {
     // Rotate only the file we measured, and only if it is still too large: a writer that raced another
     // rotator sees a different inode here and leaves the fresh file alone.
     if (!sameFile(cur, measured) || !cur.isFile() || cur.size === 0 || cur.size + lineBytes <= maxBytes) return "busy";
-    const { stem, ext } = stemOf(file);
-    const base = `${stem}.${archiveStamp(nowMs)}`;
-    let archive = base + ext;
-    for (let n = 1; exists(fs, archive); n++) archive = `${base}.${n}${ext}`;
+    let archive = archiveName(file, nowMs);
+    for (let n = 1; exists(fs, archive); n++) archive = archiveName(file, nowMs, n);
     fs.renameSync(file, archive);
     // Seal the archive read-only: writers in other processes that keep a descriptor of it see the mode change
     // with their next fstat and reopen the path (see validKept). Best effort: without it they notice the rename
@@ -435,7 +413,7 @@ function tryRotate(fs, file, measured, maxBytes, lineBytes, nowMs, staleMs) {
     return describeError(e);
   } finally {
     try {
-      fs.unlinkSync(lockPath);
+      fs.unlinkSync(lock);
     } catch {
       // a breaker removed it; harmless
     }
@@ -516,12 +494,7 @@ let scratch = Buffer.allocUnsafe(16 * 1024);
 
 function gluedIn(fs, fd, start, region, line) {
   const span = region.length;
-  let got = 0;
-  while (got < span) {
-    const n = fs.readSync(fd, region, got, span - got, start + got);
-    if (n <= 0) break;
-    got += n;
-  }
+  const got = readFully(fs, fd, region, 0, span, start);
   return followsFragment(region.subarray(0, got), line);
 }
 
@@ -533,43 +506,11 @@ function followsFragment(region, line) {
   return at > 0 && region[at - 1] !== 0x0a;
 }
 
-/** Writes all of `data` (a string, `size` bytes in UTF-8, or bytes), continuing after short writes. A string goes
- *  to write(2) as it is: the runtime encodes it on the way, cheaper than encoding it first (Buffer.from). Throws
- *  { code: "SHORT" } when the kernel accepts nothing more without an error; a thrown error carries `written`, the
- *  bytes that did reach the file. */
-function writeAll(fs, fd, data, size) {
-  let bytes = data;
-  let off = 0;
-  if (typeof data === "string") {
-    off = writeSome(fs, fd, data, 0, 0);
-    if (off === size) return;
-    bytes = Buffer.from(data, "utf8"); // a short write: go on from the byte where it stopped
-  }
-  while (off < bytes.length) off += writeSome(fs, fd, bytes, off, off);
-}
-
-function writeSome(fs, fd, data, off, written) {
-  let n;
-  try {
-    n = typeof data === "string" ? fs.writeSync(fd, data) : fs.writeSync(fd, data, off, data.length - off);
-  } catch (e) {
-    if (e && typeof e === "object") e.written = written;
-    throw e;
-  }
-  if (!(n > 0)) {
-    const e = new Error("short write");
-    e.code = "SHORT";
-    e.written = written;
-    throw e;
-  }
-  return n;
-}
-
 /** Writes `data` (`size` bytes) again after our copy landed right behind another writer's fragment: on a fresh
  *  line unless the file now ends clean. Returns the bytes written. */
 function writeAgain(fs, fd, data, size, warnings) {
   const clean = endsClean(fs, fd, fs.fstatSync(fd).size);
-  writeAll(fs, fd, clean ? data : afterNewline(data), clean ? size : size + 1);
+  writeFully(fs, fd, clean ? data : afterNewline(data), clean ? size : size + 1);
   warnings.push("another writer's torn line ended just before ours; wrote the line again on a fresh line");
   return clean ? size : size + 1;
 }
@@ -910,7 +851,7 @@ function handleOf(o, st, nowMs) {
 }
 
 function appendInner(fs, file, line, options, now, warnings) {
-  // A line always ends in "\n". Strings stay strings until write(2) (see writeAll); `size` is in bytes.
+  // A line always ends in "\n". Strings stay strings until write(2) (see io.js writeFully); `size` is in bytes.
   let data = line;
   if (typeof data === "string") {
     if (!data.endsWith("\n")) data += "\n";
@@ -986,7 +927,7 @@ function appendInner(fs, file, line, options, now, warnings) {
         warnings.push("the file ended in a torn line; started on a fresh line");
       }
       try {
-        writeAll(fs, fd, out, outSize);
+        writeFully(fs, fd, out, outSize);
       } catch (e) {
         if (e && e.written > 0) {
           wrote = true;
