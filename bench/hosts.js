@@ -74,7 +74,7 @@ function hookBench(runtime, label) {
     ["hook, Claude gate.failed (entry written)", [record, "hook", "claude-code"], payloads.claudeGate],
     ["hook, Claude subagent.completed (meta + transcripts read)", [record, "hook", "claude-code"], payloads.claudeSubagent],
     ["hook, Codex gate.failed (exit code from the transcript)", [record, "hook", "codex"], payloads.codexGate],
-    ["the same Claude gate.failed through `node plugin/cli.js hook` (ES modules, no bundle)", [path.join(ROOT, "plugin/cli.js"), "hook", "claude-code"], payloads.claudeGate],
+    ["the same Claude gate.failed through `node plugin/cli/index.js hook` (ES modules, no bundle)", [path.join(ROOT, "plugin/cli/index.js"), "hook", "claude-code"], payloads.claudeGate],
   ];
   const times = variants.map(() => []);
   for (let i = 0; i < 2; i++) for (const [, args, input] of variants) timeProcess(runtime, args, input, env); // warm the page cache
@@ -96,7 +96,7 @@ async function mcpBench(syncOff) {
   let client;
   for (let i = 0; i < 5; i++) {
     const t0 = process.hrtime.bigint();
-    const transport = new StdioClientTransport({ command: NODE, args: [path.join(ROOT, "plugin/mcp.js")], cwd: project, env, stderr: "ignore" });
+    const transport = new StdioClientTransport({ command: NODE, args: [path.join(ROOT, "plugin/cli/mcp.js")], cwd: project, env, stderr: "ignore" });
     const c = new Client({ name: "bench", version: "1" });
     await c.connect(transport);
     starts.push(Number(process.hrtime.bigint() - t0) / 1e6);

@@ -44,7 +44,7 @@ export function isMainModule(moduleUrl) {
   }
 }
 
-/** import() of a module beside this one ("./commands.js"). The `record` command runs its code as one CommonJS
+/** import() of a module of plugin/ ("./cli/read.js"). The `record` command runs its code as one CommonJS
  *  bundle through vm.Script (plugin/record.cjs, for V8's code cache), where a bare import() has no loader to
  *  call; there the launcher passes its own as `__recordImport` (a parameter of the bundle's wrapper). */
 export function importSibling(spec) {

@@ -113,35 +113,34 @@ function base64(bytes) {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
 }
 
-const OWN_KEYS = new Set(["ts", "eid", "reason", "raw", "raw_b64", "raw_encoding", "unredacted", "capture"]);
+// Keys of a fallback line that a stamp never takes.
+const OWN_KEYS = ["ts", "eid", "reason", "raw", "raw_b64", "raw_encoding", "unredacted", "capture"];
 
-/** The line written when the core cannot produce one: the input kept whole in quarantine. */
+/** A line built here when the core cannot build it: `members` ([key, value] pairs) in order, then the core's
+ *  own tail (capture, then the context's stamps, in the core's order; a stamp never repeats a member). */
+function fallbackLine(members, context) {
+  const parts = members.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
+  const taken = new Set([...OWN_KEYS, ...members.map(([k]) => k)]);
+  if (context?.capture) parts.push(`"capture":${JSON.stringify(String(context.capture))}`);
+  for (const [k, v] of Object.entries(context?.stamps ?? {})) {
+    if (typeof v === "string" && v !== "" && !taken.has(k)) parts.push(`${JSON.stringify(k)}:${JSON.stringify(v)}`);
+  }
+  return `{${parts.join(",")}}\n`;
+}
+
+function isoTime(now) {
+  return new Date(Number.isFinite(now) ? now : Date.now()).toISOString();
+}
+
+/** The quarantine line written when the core cannot produce one: the input kept whole, marked unredacted. */
 export function fallbackOutcome(input, now, reason, context, { eid = newEid(), extra = [] } = {}) {
-  const parts = [
-    `"ts":${JSON.stringify(new Date(Number.isFinite(now) ? now : Date.now()).toISOString())}`,
-    `"eid":${JSON.stringify(eid)}`,
-    ...extra.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`),
-    `"reason":${JSON.stringify(reason)}`,
-  ];
-  if (typeof input === "string") {
-    // JSON.stringify escapes lone surrogates (\udxxx), so even those survive and the line stays valid UTF-8.
-    parts.push(`"raw":${JSON.stringify(input)}`);
-  } else if (input instanceof Uint8Array) {
-    parts.push(`"raw_b64":${JSON.stringify(base64(input))}`, `"raw_encoding":"bytes"`);
-  } else {
-    parts.push(`"raw":${JSON.stringify(String(input))}`);
-  }
-  parts.push(`"unredacted":true`);
-  if (context) {
-    if (context.capture) parts.push(`"capture":${JSON.stringify(String(context.capture))}`);
-    for (const [k, v] of Object.entries(context.stamps ?? {})) {
-      if (typeof v === "string" && v !== "" && !OWN_KEYS.has(k) && !extra.some(([x]) => x === k)) {
-        parts.push(`${JSON.stringify(k)}:${JSON.stringify(v)}`);
-      }
-    }
-  }
+  const members = [["ts", isoTime(now)], ["eid", eid], ...extra, ["reason", reason]];
+  if (input instanceof Uint8Array) members.push(["raw_b64", base64(input)], ["raw_encoding", "bytes"]);
+  // JSON.stringify escapes lone surrogates (\udxxx), so even those survive and the line stays valid UTF-8.
+  else members.push(["raw", typeof input === "string" ? input : String(input)]);
+  members.push(["unredacted", true]);
   return {
-    line: `{${parts.join(",")}}\n`,
+    line: fallbackLine(members, context),
     target: "quarantine",
     eid,
     style: "quarantine",
@@ -149,6 +148,19 @@ export function fallbackOutcome(input, now, reason, context, { eid = newEid(), e
     warnings: [reason],
     redactions: 0,
   };
+}
+
+/** The main-file marker of an oversized input, built when the core cannot build it (the core's own layout). */
+export function fallbackMarker(now, eid, count, totalBytes, context, warning) {
+  const members = [
+    ["ts", isoTime(now)],
+    ["eid", eid],
+    ["oversized", true],
+    ["bytes", totalBytes],
+    ["pieces", count],
+    ["note", "input over the size bound; its pieces are in the quarantine file under this eid"],
+  ];
+  return { line: fallbackLine(members, context), target: "main", eid, style: "marker", warnings: [warning], redactions: 0 };
 }
 
 function sizeOf(input) {
@@ -231,9 +243,6 @@ export class Core {
   marker(now, eid, count, totalBytes) {
     const r = this.#guard((rec) => rec.marker(now, eid, count, totalBytes), 0);
     if (r.value && typeof r.value.line === "string") return r.value;
-    const line =
-      `{"ts":${JSON.stringify(new Date(now).toISOString())},"eid":${JSON.stringify(eid)},"oversized":true,` +
-      `"bytes":${totalBytes},"pieces":${count},"note":"input over the size bound; its pieces are in the quarantine file under this eid"}\n`;
-    return { line, target: "main", eid, style: "marker", warnings: [`core failed: ${describe(r.error)}`], redactions: 0 };
+    return fallbackMarker(now, eid, count, totalBytes, this.context, `core failed: ${describe(r.error)}`);
   }
 }

@@ -1,18 +1,21 @@
-// The opencode plugin: host wiring only. Each hook hands its payload to a tested function in hooks.js.
+// The opencode plugin: host wiring only. Each hook hands its payload to a tested function in hosts/opencode.js.
 //
 // Enable it with `"plugin": ["<path or package>"]` or the tuple form
 // `["<spec>", { file, maxBytes, redact, auto: { subagent, gate, tool, error, compacted, gatePatterns } }]`.
 // Every export of this module must be a plugin: opencode 1.18 calls each export and logs
-// "Plugin export is not a function" for anything else, so helpers live in hooks.js.
+// "Plugin export is not a function" for anything else, so helpers live elsewhere.
 //
 // Handlers do their work synchronously (async functions that never await): opencode does not await `event`,
 // and a killed opencode runs no dispose, so each entry is written as its event arrives.
 
-import * as hooks from "./hooks.js";
+import { emit } from "./capture/record-tool.js";
+import { resolveOptions } from "./capture/options.js";
+import { createState } from "./capture/state.js";
+import * as hooks from "./hosts/opencode.js";
 
 export const AiRecordingsPlugin = async (input, options) => {
-  const opts = hooks.resolveOptions(options, process.env);
-  const state = hooks.createState();
+  const opts = resolveOptions(options, process.env);
+  const state = createState();
   const deps = { opts, state, record: null, loadError: null };
   let target = null;
   try {
@@ -26,7 +29,7 @@ export const AiRecordingsPlugin = async (input, options) => {
     deps.loadError = e?.message ?? String(e);
   }
   const cwd = input?.directory ?? process.cwd();
-  const write = (sessionID, entry) => deps.record && hooks.emit(deps.record, opts, state, sessionID, entry, cwd);
+  const write = (sessionID, entry) => deps.record && emit(deps.record, opts, state, sessionID, entry, cwd);
   // A surprise payload must never become an exception in the host.
   const safe = (fn) => async (i, o) => {
     try {

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// The `record` command (package.json "bin"): starts plugin/cli.js's code as fast as Node can.
+// The `record` command (package.json "bin"): starts plugin/cli/index.js's code as fast as Node can.
 //
 // Hooks run serially in the host's turn and an agent calls `record` mid-task, so the start of this process is
-// the cost users feel. Two things make it cheaper than `node plugin/cli.js`, measured in BENCHMARKS.md:
+// the cost users feel. Two things make it cheaper than `node plugin/cli/index.js`, measured in BENCHMARKS.md:
 //  * this file is CommonJS: Node 20 starts an ES-module entry through its ESM loader, which costs several
 //    milliseconds before the first line runs; a CommonJS entry does not;
 //  * the CLI, hook mode and the recording path are one CommonJS bundle, plugin/cli.bundle.cjs (built by
@@ -40,7 +40,7 @@ function compileBundle() {
   } catch {
     cachedData = undefined;
   }
-  // As Node's own CommonJS wrapper does: a leading "#!" line (esbuild keeps cli.js's) is not JavaScript.
+  // As Node's own CommonJS wrapper does: a leading "#!" line (esbuild keeps the entry's) is not JavaScript.
   if (source.startsWith("#!")) source = "//" + source.slice(2);
   const wrapped = `(function (exports, require, module, __filename, __dirname, __recordImport) {${source}\n})`;
   const script = new vm.Script(wrapped, { filename: BUNDLE, cachedData });
@@ -137,14 +137,14 @@ function main() {
   } catch {
     cli = null; // a damaged bundle: the ES modules below
   }
-  (cli ? Promise.resolve(cli) : import("./cli.js"))
+  (cli ? Promise.resolve(cli) : import("./cli/index.js"))
     .then((m) => m.runCli())
     .then((exitNow) => {
-      if (exitNow) process.exit(); // see runCli in cli.js
+      if (exitNow) process.exit(); // see runCli in cli/index.js
     })
     .catch(cannotLoad);
 }
 
-// Run as the command; required (by plugin/doctor.js), it only answers questions.
+// Run as the command; required (by plugin/cli/doctor.js), it only answers questions.
 if (require.main === module) main();
 module.exports = { launchState };

@@ -3,7 +3,7 @@
 # --target web: the bindings plus an initSync() that plugin/core.js feeds with the .wasm bytes; this is
 # the output that loads both in Node 20 ESM and in Bun (see ../shared/TOOLCHAIN.md).
 # --experimental-reset-state-function: exports __wbg_reset_state(), so a trapped instance is recovered.
-# Then the `record` command (plugin/cli.js with hook mode and the recording path, bindings included; not the
+# Then the `record` command (plugin/cli/index.js with hook mode and the recording path, bindings included; not the
 # read/doctor/mcp subcommands) is bundled into one CommonJS file, plugin/cli.bundle.cjs, and a training run of
 # hook mode writes V8's code cache for it, plugin/cli.bundle.cache (neither committed). plugin/record.cjs, the
 # `record` bin, loads both: see its header for why (Node 20 loads each ES module through its async loader, and
@@ -12,12 +12,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cargo build --quiet --release --target wasm32-unknown-unknown -p recordings-core
-.tools/bin/wasm-bindgen target/wasm32-unknown-unknown/release/recordings_core.wasm \
+.tools/bin/wasm-bindgen "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/recordings_core.wasm" \
   --out-dir plugin/wasm --target web --no-typescript --experimental-reset-state-function
 [ -x node_modules/.bin/esbuild ] || npm install --no-audit --no-fund
 rm -f plugin/recorder.bundle.js plugin/cli.bundle.cache # (recorder.bundle.js: an older build's output)
 # import.meta.url has no CommonJS equivalent: the bundle computes it from __filename (the wasm sits beside it).
-node_modules/.bin/esbuild plugin/cli.js --bundle --platform=node --format=cjs --log-level=warning \
+node_modules/.bin/esbuild plugin/cli/index.js --bundle --platform=node --format=cjs --log-level=warning \
   --banner:js='const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' \
   --define:import.meta.url=__importMetaUrl --outfile=plugin/cli.bundle.cjs
 # The training run: one Claude Code gate failure through hook mode, recorded into a scratch directory.

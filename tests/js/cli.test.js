@@ -332,7 +332,7 @@ test("an edge that cannot even load still tells the caller: skipped with the rea
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.status, "skipped");
-  assert.match(out.reason, /^EINTERNAL: the record command cannot load: .*cli\.js/);
+  assert.match(out.reason, /^EINTERNAL: the record command cannot load: .*cli\/index\.js/);
   assert.match(r.stderr, /record: not recorded: EINTERNAL/);
   assert.equal(fs.existsSync(file), false);
 });
@@ -423,7 +423,7 @@ test("record doctor says how the record command starts: bundle and cache used, r
   assert.ok(g.warnings.some((w) => /code cache is rejected by this Node .*a new one is written when a record call/.test(w)), g.warnings.join("\n"));
   assert.equal(doctor(garbage).launcher.cache, "used");
   // Asked without the launcher (the ES modules), doctor compiles the bundle itself to see (and renews nothing).
-  const viaModules = (plugin) => JSON.parse(spawnSync(RUNTIME, [path.join(plugin, "cli.js"), "doctor", "--json"], { env, encoding: "utf8" }).stdout);
+  const viaModules = (plugin) => JSON.parse(spawnSync(RUNTIME, [path.join(plugin, "cli", "index.js"), "doctor", "--json"], { env, encoding: "utf8" }).stdout);
   assert.equal(viaModules(garbage).launcher.cache, "used");
   const garbage2 = pluginCopy(d, "doctor-garbage-2", (p) => fs.writeFileSync(path.join(p, "cli.bundle.cache"), Buffer.alloc(512, 2)));
   assert.equal(viaModules(garbage2).launcher.cache, "rejected");
@@ -437,12 +437,12 @@ test("record doctor says how the record command starts: bundle and cache used, r
   assert.equal(n.problems.some((p) => /code cache|bundle/.test(p)), false);
 });
 
-test("`node plugin/cli.js` (the ES modules, unbundled) is the same command", () => {
+test("`node plugin/cli/index.js` (the ES modules, unbundled) is the same command", () => {
   const { file, q, env } = setup();
-  const r = spawnSync(RUNTIME, [path.join(PLUGIN, "cli.js"), "--json", '{"note":"via the ES modules"}'], { env, encoding: "utf8" });
+  const r = spawnSync(RUNTIME, [path.join(PLUGIN, "cli", "index.js"), "--json", '{"note":"via the ES modules"}'], { env, encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).status, "recorded");
-  const hook = spawnSync(RUNTIME, [path.join(PLUGIN, "cli.js"), "hook", "claude-code"], { env, encoding: "utf8", input: '{"hook_event_name": "PostToolUse", broken' });
+  const hook = spawnSync(RUNTIME, [path.join(PLUGIN, "cli", "index.js"), "hook", "claude-code"], { env, encoding: "utf8", input: '{"hook_event_name": "PostToolUse", broken' });
   assert.equal(hook.status, 0, hook.stderr);
   assert.equal(hook.stdout, "");
   assert.deepEqual(entries(file).map((e) => e.note), ["via the ES modules"]);

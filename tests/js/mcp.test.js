@@ -9,10 +9,10 @@ import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { clientStamp, parseMcpArgs } from "../../plugin/mcp.js";
+import { clientStamp, parseMcpArgs } from "../../plugin/cli/mcp.js";
 import { ROOT, RUNTIME, tmpdir, entries, lines, rawMembers, gitRepo } from "./helpers.js";
 
-const SERVER = path.join(ROOT, "plugin/mcp.js");
+const SERVER = path.join(ROOT, "plugin/cli/mcp.js");
 
 function sandbox() {
   const d = fs.realpathSync(tmpdir("rec-mcp-"));

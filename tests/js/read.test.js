@@ -38,7 +38,12 @@ async function writerChild() {
 
 async function suite() {
   const read = await import("../../plugin/read.js");
-  const { COMMANDS } = await import("../../plugin/commands.js");
+  const COMMANDS = {
+    read: (await import("../../plugin/cli/read.js")).read,
+    sessions: (await import("../../plugin/cli/sessions.js")).sessions,
+    show: (await import("../../plugin/cli/show.js")).show,
+    md: (await import("../../plugin/cli/md.js")).md,
+  };
   const { appendLine } = await import("../../plugin/writer.js");
   const { tmpdir, RUNTIME, isolatedEnv, runCli } = await import("./helpers.js");
   const FIXTURES = path.join(ROOT, "tests", "fixtures", "read");
@@ -384,9 +389,10 @@ async function suite() {
     assert.equal(raw.stdout, fs.readFileSync(file, "utf8").split("\n")[5] + "\n");
   });
 
-  test("through the real record CLI: read --json and resume, md, doctor (once wired into cli.js)", (t) => {
-    const probe = runCli(["read", "--help"], { env: isolatedEnv(tmpdir()) });
-    if (!/^record read - /.test(probe.stdout)) return t.skip("the read subcommands are not wired into plugin/cli.js yet");
+  test("through the real record CLI: read --json and resume, md, doctor", () => {
+    const help = runCli(["read", "--help"], { env: isolatedEnv(tmpdir()) });
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^record read - /);
     const dir = tmpdir();
     const file = path.join(dir, "r.jsonl");
     const env = isolatedEnv(dir, { AI_RECORDINGS_FILE: file, AI_RECORDINGS_MAX_BYTES: "400", AI_RECORDINGS_SYNC: "0" });

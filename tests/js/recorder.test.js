@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { record, resolveTarget, recordSource, recordFd, bufferSource, SPLIT_ABOVE_BYTES, PIECE_BYTES } from "../../plugin/recorder.js";
-import { fallbackOutcome, newEid, coreLoadError, Core } from "../../plugin/core.js";
+import { fallbackMarker, fallbackOutcome, newEid, coreLoadError, Core } from "../../plugin/core.js";
 import { initSync } from "../../plugin/wasm/recordings_core.js";
 import { segments } from "../../plugin/writer.js";
 import { tmpdir, lines, entries, rawMembers, containsInOrder, git, gitRepo } from "./helpers.js";
@@ -203,6 +203,22 @@ test("the JS fallback line keeps the input whole and parses", () => {
   const b = JSON.parse(fallbackOutcome(Uint8Array.from([0, 255, 10]), 0, "x", null).line);
   assert.deepEqual([...Buffer.from(b.raw_b64, "base64")], [0, 255, 10]);
   assert.match(newEid(), /^[0-9a-f][0-9a-hjkmnp-tv-z]{12}$/);
+});
+
+test("the JS fallback lines follow the core's own layout, stamps included", () => {
+  const ctx = { capture: "cli", stamps: { pwd: "/w", repo: "r", session: "ses_1", model: "p/m" } };
+  const core = new Core();
+  core.setContext(ctx);
+  // The marker: byte for byte the core's (it once left out capture and every stamp).
+  assert.equal(fallbackMarker(1000, "0123456789abc", 3, 99, ctx, "w").line, core.marker(1000, "0123456789abc", 3, 99).line);
+  // A quarantined input: the core's members in the core's order, plus `unredacted`, with the fallback's reason.
+  const input = '{"a": "unterminated';
+  const fromCore = JSON.parse(core.record(input, 1000).line);
+  const fromEdge = JSON.parse(fallbackOutcome(input, 1000, "core failed: x", ctx, { eid: fromCore.eid }).line);
+  assert.equal(fromEdge.unredacted, true);
+  delete fromEdge.unredacted;
+  assert.deepEqual(Object.keys(fromEdge), Object.keys(fromCore));
+  assert.deepEqual({ ...fromEdge, reason: fromCore.reason }, fromCore);
 });
 
 test("recordFd reads a descriptor to the end; a read error part-way still records what arrived", () => {

@@ -17,23 +17,16 @@
 //
 // The recorder (wasm) is loaded on the first call, so `initialize` and `tools/list` answer at once.
 
-import { path, fs, isMainModule } from "./builtins.js";
-import { fileURLToPath } from "node:url";
+import { isMainModule } from "../builtins.js";
+import { packageInfo } from "../package-info.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, ErrorCode, McpError, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
-import { RECORD_TOOL_DESCRIPTION, resultLine, resolveOptions, asText } from "./hooks.js";
+import { resolveOptions } from "../capture/options.js";
+import { ENTRY_ARG_DESCRIPTION, RECORD_TOOL_DESCRIPTION, callRecordTool } from "../capture/record-tool.js";
+import { parseArgs } from "./args.js";
 
 export const SERVER_NAME = "opencode-recordings";
-
-function packageVersion() {
-  try {
-    const pkg = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "package.json");
-    return JSON.parse(fs.readFileSync(pkg, "utf8")).version ?? "0.0.0";
-  } catch {
-    return "0.0.0";
-  }
-}
 
 export const RECORD_TOOL = {
   name: "record",
@@ -42,7 +35,7 @@ export const RECORD_TOOL = {
   inputSchema: {
     type: "object",
     properties: {
-      entry: { type: "string", description: "The observation: a JSON object, loose key: value text, or plain text." },
+      entry: { type: "string", description: ENTRY_ARG_DESCRIPTION },
     },
     required: ["entry"],
   },
@@ -50,24 +43,18 @@ export const RECORD_TOOL = {
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };
 
-const FLAGS = { "--file": "file", "--session": "session", "--model": "model", "--agent": "agent" };
+const FLAGS = {
+  "--file": { key: "file" },
+  "--session": { key: "session" },
+  "--model": { key: "model" },
+  "--agent": { key: "agent" },
+};
 
 /** `record mcp` flags → { options, warnings }. Unknown words are reported (on stderr by runMcp), not fatal:
  *  a host that passes an extra argument must still get a working server. */
 export function parseMcpArgs(args = []) {
-  const options = {};
-  const warnings = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const eq = a.indexOf("=");
-    const name = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a;
-    if (Object.hasOwn(FLAGS, name)) {
-      const value = name !== a ? a.slice(eq + 1) : args[++i];
-      if (value === undefined) warnings.push(`${a} needs a value (ignored)`);
-      else options[FLAGS[name]] = value;
-    } else warnings.push(`unknown argument ${a} (ignored)`);
-  }
-  return { options, warnings };
+  const p = parseArgs(args, FLAGS, "lenient");
+  return { options: p.values, warnings: p.problems };
 }
 
 /** The largest message read from the client. The SDK's own reader stops at 10 MiB and then closes the
@@ -170,13 +157,13 @@ export function createServer(deps = {}) {
   const base = { ...(deps.options ?? {}) };
   if (base.redact === undefined && resolved.redact !== undefined) base.redact = resolved.redact;
 
-  const server = new Server({ name: SERVER_NAME, version: packageVersion() }, { capabilities: { tools: {} } });
+  const server = new Server({ name: SERVER_NAME, version: packageInfo().version }, { capabilities: { tools: {} } });
   let recordFn = null;
   let loadError = null;
   async function recorder() {
     if (recordFn || loadError) return recordFn;
     try {
-      recordFn = typeof deps.record === "function" ? deps.record : (await import("./recorder.js")).record;
+      recordFn = typeof deps.record === "function" ? deps.record : (await import("../recorder.js")).record;
     } catch (e) {
       loadError = e?.message ?? String(e);
     }
@@ -191,19 +178,11 @@ export function createServer(deps = {}) {
   });
 
   async function callRecord(args) {
-    try {
-      const fn = await recorder();
-      if (!fn) return `not recorded: recorder unavailable (${loadError ?? "not loaded"})`;
-      let input = args?.entry;
-      if (input === undefined || input === null) input = "";
-      else if (typeof input !== "string") input = asText(input); // a client that sent an object, not a string
-      const options = { ...base, capture: "mcp", env, cwd: deps.cwd ?? process.cwd() };
-      const client = clientStamp(server.getClientVersion());
-      if (client) options.stamps = { ...(base.stamps ?? {}), client };
-      return resultLine(fn(input, options));
-    } catch (e) {
-      return `not recorded: ${e?.message ?? e}`;
-    }
+    const record = await recorder();
+    const options = { ...base, capture: "mcp", env, cwd: deps.cwd ?? process.cwd() };
+    const client = clientStamp(server.getClientVersion());
+    if (client) options.stamps = { ...(base.stamps ?? {}), client };
+    return callRecordTool({ record, loadError }, args?.entry, options);
   }
 
   return server;
@@ -241,7 +220,7 @@ export async function runMcp({ stdin = process.stdin, stdout = process.stdout, s
   return 0;
 }
 
-// `node plugin/mcp.js [flags]` runs the server directly (the same as `record mcp [flags]`).
+// `node plugin/cli/mcp.js [flags]` runs the server directly (the same as `record mcp [flags]`).
 if (isMainModule(import.meta.url)) {
   runMcp({ args: process.argv.slice(2) }).then(
     (code) => (process.exitCode = code),

@@ -7,26 +7,37 @@
 // worth knowing but does not stop recording.
 
 import { createRequire } from "node:module";
-import { fs as nodeFs, path } from "./builtins.js";
-import { RecordingsReader, quarantineFile, resolveFile } from "./read.js";
-import { DEFAULT_MAX_BYTES, describeError, readStatus } from "./writer.js";
-import { settingsOf } from "./settings.js";
-import { lockPath } from "./paths.js";
+import { fs as nodeFs, path } from "../builtins.js";
+import { packageInfo } from "../package-info.js";
+import { RecordingsReader, quarantineFile, resolveFile } from "../read.js";
+import { DEFAULT_MAX_BYTES, describeError, readStatus } from "../writer.js";
+import { settingsOf } from "../settings.js";
+import { lockPath } from "../paths.js";
+import { UsageError } from "./args.js";
+import { commandArgs } from "./filters.js";
+import { ioOf, usage } from "./output.js";
+
+export const HELP = `record doctor - check where recordings go and whether recording works right now
+
+Usage: record doctor [--file PATH] [--json]
+
+Says where recordings go and why (--file, env AI_RECORDINGS_FILE or the default), whether that file can
+be appended to right now (tested by opening it for append and closing it: nothing is written), the last
+success and last failure with its reason and the count of misses (from the status record), how many
+entries, quarantined entries and damaged lines the files hold, and the versions in use.
+
+Exit status: 0 when healthy, 1 when something is wrong (each problem is explained), 2 for a usage error.
+
+Options:
+  --file PATH        the recordings file to check
+  --json             print the findings as one JSON object
+  -h, --help         show this help
+`;
 
 /** Below this much free space the next large entry may not fit (entries may be 16 MiB, issue 2). */
 const LOW_SPACE_BYTES = 16 * 1024 * 1024;
 
 const C = nodeFs.constants;
-
-function packageInfo(fs) {
-  try {
-    const p = new URL("../package.json", import.meta.url);
-    const pkg = JSON.parse(fs.readFileSync(p, "utf8"));
-    return { name: String(pkg.name ?? "?"), version: String(pkg.version ?? "?") };
-  } catch (e) {
-    return { name: "opencode-recordings", version: `unknown (${describeError(e)})` };
-  }
-}
 
 function runtime() {
   if (typeof globalThis.Bun !== "undefined") return `bun ${globalThis.Bun.version}`;
@@ -153,9 +164,9 @@ export async function examine(options = {}) {
   let target = resolveFile({ file: options.file, env, cwd: options.cwd });
   let core = { loaded: false, error: null };
   try {
-    const rec = await import("./recorder.js");
+    const rec = await import("../recorder.js");
     target = rec.resolveTarget({ file: options.file, env, cwd: options.cwd });
-    const c = await import("./core.js");
+    const c = await import("../core.js");
     const err = c.coreLoadError();
     core = { loaded: err === null, error: err };
   } catch (e) {
@@ -283,7 +294,7 @@ export async function examine(options = {}) {
 
 /** plugin/record.cjs's own answer (launchState): { bundle, cache, writable, path } or { error }. */
 function launcherState() {
-  const file = new URL("./record.cjs", import.meta.url);
+  const file = new URL("../record.cjs", import.meta.url);
   try {
     return { ...createRequire(file)(file.pathname).launchState(), path: file.pathname };
   } catch (e) {
@@ -330,4 +341,20 @@ export function formatReport(r) {
     L.push(`${r.problems.length} problem${r.problems.length === 1 ? "" : "s"} found: recording is not working as it should (see PROBLEM above).`);
   }
   return L.join("\n") + "\n";
+}
+
+/** record doctor */
+export async function doctor(argv, io0) {
+  const io = ioOf(io0);
+  let opts;
+  try {
+    opts = commandArgs(HELP, argv, { "--file": { key: "file" } }, io);
+    if (!opts) return 0;
+  } catch (e) {
+    if (e instanceof UsageError) return usage(io.stderr, "doctor", e);
+    throw e;
+  }
+  const report = await examine({ file: opts.file, env: io.env, cwd: io.cwd, now: io.now });
+  io.stdout.write(opts.json ? JSON.stringify(report, null, 1) + "\n" : formatReport(report));
+  return report.healthy ? 0 : 1;
 }
