@@ -6,8 +6,8 @@
 //  * if that fails too, or the .wasm could not be read or compiled, a quarantine line is built here in JS, with
 //    the input kept verbatim (raw) or, for bytes, losslessly (raw_b64), so the input is never lost. That line is
 //    NOT redacted (redaction lives only in the core) and says so with "unredacted": true;
-//  * wasm linear memory never shrinks (../shared/TOOLCHAIN.md: one 100 MB entry grew it to ~900 MB), so after
-//    an input larger than RESET_AFTER_BYTES, or once memory passes RESET_ABOVE_MEMORY, the instance is reset.
+//  * wasm linear memory never shrinks (a large entry can grow it to several times its size), so after an input
+//    larger than RESET_AFTER_BYTES, or once memory passes RESET_ABOVE_MEMORY, the instance is reset.
 // The contract of the generated Recorder is plugin/core.d.ts.
 
 import { fs } from "./builtins.js";
@@ -27,8 +27,8 @@ let loadTried = false;
 let generation = 0; // bumped by every reset; wrappers rebuild their Recorder when it changes
 
 /** The core's random bytes (entry ids), read from /dev/urandom. Throwing (no such device, e.g. on Windows)
- *  makes the core use crypto.getRandomValues, whose first call in a Node 20 process costs ~3 ms (it loads
- *  WebCrypto and the streams stack): most of what a one-entry CLI or hook process would spend on randomness. */
+ *  makes the core use crypto.getRandomValues, whose first call in a Node process loads WebCrypto and the
+ *  streams stack: more than a one-entry CLI or hook process spends on anything else. */
 function urandom(buf) {
   const fd = fs.openSync("/dev/urandom", "r");
   try {
@@ -39,7 +39,7 @@ function urandom(buf) {
 }
 
 /** Reads, compiles and instantiates the .wasm, once, on first use (not at import: a process that records
- *  nothing never pays the ~3 ms compile). Returns the bindings, or null when the core cannot load. */
+ *  nothing never pays for the compile). Returns the bindings, or null when the core cannot load. */
 function loadCore() {
   if (loadTried) return gen;
   loadTried = true;

@@ -84,10 +84,10 @@ export const SPLIT_ABOVE_BYTES: number;
 /** The size of one piece. */
 export const PIECE_BYTES: number;
 
-/** Where recordings go and why. */
 /** Makes the next call read `process.env` again. The settings the recorder takes from the environment are read
- *  once per process (each `process.env` read costs ~0.15 us in Node); a process that changes its own environment
- *  afterwards, and wants the change to apply, calls this. */
+ *  once per process; a process that changes its own environment afterwards, and wants the change to apply,
+ *  calls this. */
 export function refreshEnv(): void;
 
+/** Where recordings go and why. */
 export function resolveTarget(options?: RecordOptions): { file: string; source: "option" | "env" | "default" };

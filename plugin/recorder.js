@@ -12,8 +12,8 @@ import { envOf, refreshEnv, settingsOf } from "./settings.js";
 
 export { refreshEnv, resolveTarget };
 
-/** Inputs above this are not given to the core whole: they go to quarantine in pieces (issue 2: "entries up to
- *  at least 16 MiB go through normally"). */
+/** Inputs above this are not given to the core whole: they go to quarantine in pieces (entries up to 16 MiB go
+ *  through normally). */
 export const SPLIT_ABOVE_BYTES = 16 * 1024 * 1024;
 /** Size of one piece of an oversized input (bounded memory in the core: a piece and its line). */
 export const PIECE_BYTES = 1024 * 1024;

@@ -34,7 +34,7 @@ Options:
   -h, --help         show this help
 `;
 
-/** Below this much free space the next large entry may not fit (entries may be 16 MiB, issue 2). */
+/** Below this much free space the next large entry may not fit (an entry may be 16 MiB). */
 const LOW_SPACE_BYTES = 16 * 1024 * 1024;
 
 const C = nodeFs.constants;

@@ -58,7 +58,7 @@ export function parseMcpArgs(args = []) {
 }
 
 /** The largest message read from the client. The SDK's own reader stops at 10 MiB and then closes the
- *  session; an entry may be 16 MiB (issue 2) and JSON escaping can grow it several times. */
+ *  session; an entry may be 16 MiB and JSON escaping can grow it several times. */
 export const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
 
 /**
