@@ -1,7 +1,7 @@
 // The opencode plugin: host wiring only. Each hook hands its payload to a tested function in hooks.js.
 //
 // Enable it with `"plugin": ["<path or package>"]` or the tuple form
-// `["<spec>", { file, maxBytes, redact, auto: { subagent, gate, tool, error, compacted, gatePatterns } }]`.
+// `["<spec>", { file, maxBytes, redact, auto: { subagent, gate, tool, error, compacted, gatePatterns }, export }]`.
 // Every export of this module must be a plugin: opencode 1.18 calls each export and logs
 // "Plugin export is not a function" for anything else, so helpers live in hooks.js.
 //
@@ -9,6 +9,7 @@
 // and a killed opencode runs no dispose, so each entry is written as its event arrives.
 
 import * as hooks from "./hooks.js";
+import { settingsOf } from "./settings.js";
 
 export const AiRecordingsPlugin = async (input, options) => {
   const opts = hooks.resolveOptions(options, process.env);
@@ -26,6 +27,8 @@ export const AiRecordingsPlugin = async (input, options) => {
     deps.loadError = e?.message ?? String(e);
   }
   const cwd = input?.directory ?? process.cwd();
+  // `export: true` (or AI_RECORDINGS_EXPORT_AFTER_SESSION): `record export` runs, detached, when a root session goes idle.
+  const exportAfter = options?.export === true || (options?.export !== false && settingsOf(process.env).exportAfterSession === true);
   const write = (sessionID, entry) => deps.record && hooks.emit(deps.record, opts, state, sessionID, entry, cwd);
   // A surprise payload must never become an exception in the host.
   const safe = (fn) => async (i, o) => {
@@ -50,6 +53,9 @@ export const AiRecordingsPlugin = async (input, options) => {
     event: safe(({ event }) => {
       const hit = hooks.entryFromEvent(state, event, opts);
       if (hit) write(hit.session, hit.entry);
+      if (exportAfter && event?.type === "session.idle") {
+        import("./export/after.js").then((m) => m.rootIdle(event, (id) => state.sessions.get(id)?.parent) && m.startExport({ file: opts.file, cwd })).catch(() => {});
+      }
     }),
   };
 };
