@@ -57,3 +57,28 @@ export async function dbLines(cluster, db, { machine, quarantine = false } = {})
     : await cluster.query(`SELECT line FROM ${table} ORDER BY id`, [], db);
   return r.rows.map((x) => x.line);
 }
+
+/** Compares what the database holds with the file's lines, compactly: the same lines, each once, in the same
+ *  order (`ordered: false`: in any order). On a mismatch the message names the eids missing, doubled or out of place rather than dumping lines. */
+export function assertSameLines(assert, got, want, { what = "lines", ordered = true } = {}) {
+  if (ordered && got.length === want.length && got.every((l, i) => l === want[i])) return;
+  if (!ordered && got.length === want.length) {
+    const a = [...got].sort();
+    const b = [...want].sort();
+    if (a.every((l, i) => l === b[i])) return;
+  }
+  const eid = (l) => {
+    try {
+      return JSON.parse(l).eid ?? l.slice(0, 60);
+    } catch {
+      return l.slice(0, 60);
+    }
+  };
+  const counts = new Map();
+  for (const l of got) counts.set(l, (counts.get(l) ?? 0) + 1);
+  const missing = want.filter((l) => !counts.has(l)).map(eid);
+  const doubled = [...counts].filter(([, n]) => n > 1).map(([l]) => eid(l));
+  const extra = got.filter((l) => !want.includes(l)).map(eid);
+  const firstDiff = got.findIndex((l, i) => l !== want[i]);
+  assert.fail(`${what}: ${got.length} in the database, ${want.length} in the files; missing ${JSON.stringify(missing.slice(0, 10))}, doubled ${JSON.stringify(doubled.slice(0, 10))}, not in the files ${JSON.stringify(extra.slice(0, 10))}, first difference at ${firstDiff} (${firstDiff >= 0 ? eid(got[firstDiff]) : "-"} vs ${firstDiff >= 0 && firstDiff < want.length ? eid(want[firstDiff]) : "-"})`);
+}

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import pg from "pg";
 import { startCluster } from "./pg-cluster.js";
-import { dbLines, exportIn, familyLines, machine, put } from "./export-helpers.js";
+import { assertSameLines, dbLines, exportIn, familyLines, machine, put } from "./export-helpers.js";
 import { CLI, RUNTIME, runCli, runProcess, spawn } from "./helpers.js";
 import { migrate } from "../../plugin/export/schema.js";
 import { redactUrl } from "../../plugin/export/connection.js";
@@ -42,8 +42,8 @@ test("every line goes in byte for byte, once; quarantine to its own table; a rer
   assert.ok(quarantine.length >= 2, "broken JSON and bad UTF-8 were quarantined");
   assert.equal(r.json.entries, main.length);
   assert.equal(r.json.quarantined, quarantine.length);
-  assert.deepEqual(await dbLines(cluster, db), main);
-  assert.deepEqual(await dbLines(cluster, db, { quarantine: true }), quarantine);
+  assertSameLines(assert, await dbLines(cluster, db), main);
+  assertSameLines(assert, await dbLines(cluster, db, { quarantine: true }), quarantine);
 
   // jsonb where the server can hold it; the line always.
   const rows = (await cluster.query(`SELECT eid, line, entry, kind, repo, session, model, agent, trigger, capture, at, ts, machine, host, file, "offset" FROM recordings ORDER BY id`, [], db)).rows;
@@ -80,7 +80,7 @@ test("every line goes in byte for byte, once; quarantine to its own table; a rer
   put(m, ["one more", '{"and":"another"}']);
   const third = await exportIn(m, ["--to", url, "--json"]);
   assert.equal(third.json.entries, 2);
-  assert.deepEqual(await dbLines(cluster, db), familyLines(m.file));
+  assertSameLines(assert, await dbLines(cluster, db), familyLines(m.file));
   const pos = (await cluster.query(`SELECT quarantine, entries FROM recordings_positions ORDER BY quarantine`, [], db)).rows;
   assert.deepEqual(pos.map((p) => Number(p.entries)), [familyLines(m.file).length, quarantine.length]);
 });
@@ -98,7 +98,7 @@ test("exactly once across rotation: exports between appends while the file rotat
   const all = familyLines(m.file);
   assert.equal(all.length, n);
   assert.ok(fs.readdirSync(`${m.dir}/home/git`).length > 10, "the file rotated many times");
-  assert.deepEqual(await dbLines(cluster, db), all);
+  assertSameLines(assert, await dbLines(cluster, db), all);
 });
 
 test("an older schema is migrated, its rows kept and completed", async () => {
@@ -214,7 +214,7 @@ test("the server stopped in the middle of a batch: the export fails cleanly, a l
   const r = await exportIn(m, ["--to", cluster.url(db), "--json"]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.json.entries, 2000);
-  assert.deepEqual(await dbLines(cluster, db), familyLines(m.file));
+  assertSameLines(assert, await dbLines(cluster, db), familyLines(m.file));
 });
 
 test("progress on a terminal for a backlog; --help; usage errors", async () => {
