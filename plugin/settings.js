@@ -58,6 +58,7 @@ const parsed = new WeakMap(); // frozen env → its settings
  *   debug                         hook mode says on stderr what it did
  *   exportUrl                     the PostgreSQL URL `record export` copies into (AI_RECORDINGS_EXPORT_URL)
  *   exportAfterSession            start `record export` when a session ends (plugin, hook mode)
+ *   machine                       this machine's name in the exported database (AI_RECORDINGS_MACHINE)
  */
 export function settingsOf(env) {
   const frozen = Object.isFrozen(env);
@@ -95,6 +96,7 @@ export function settingsOf(env) {
     debug: flag(env.AI_RECORDINGS_DEBUG) === true,
     exportUrl: str("AI_RECORDINGS_EXPORT_URL"),
     exportAfterSession: bool("AI_RECORDINGS_EXPORT_AFTER_SESSION"),
+    machine: str("AI_RECORDINGS_MACHINE"),
     problems,
   };
   if (frozen) parsed.set(env, Object.freeze(out));

@@ -5,12 +5,13 @@
 
 import { fs as nodeFs, os, path } from "../builtins.js";
 import { randomBytes } from "node:crypto";
+import { settingsOf } from "../settings.js";
 import { stateDir } from "./status.js";
 
 /** { id, host, note }: `note` says why the id is not the kept one (the state directory is not writable). */
 export function machineOf({ explicit, env, fs = nodeFs }) {
   const host = os.hostname();
-  const given = explicit ?? (env.AI_RECORDINGS_MACHINE || undefined);
+  const given = explicit ?? settingsOf(env).machine;
   if (given !== undefined) return { id: given, host, note: null };
   const file = path.join(stateDir(env), "machine-id");
   const read = () => {
