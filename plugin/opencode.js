@@ -1,7 +1,7 @@
 // The opencode plugin: host wiring only. Each hook hands its payload to a tested function in hosts/opencode.js.
 //
 // Enable it with `"plugin": ["<path or package>"]` or the tuple form
-// `["<spec>", { file, maxBytes, redact, auto: { subagent, gate, tool, error, compacted, gatePatterns } }]`.
+// `["<spec>", { file, maxBytes, redact, auto: { subagent, gate, tool, error, compacted, gatePatterns }, export }]`.
 // Every export of this module must be a plugin: opencode 1.18 calls each export and logs
 // "Plugin export is not a function" for anything else, so helpers live elsewhere.
 //
@@ -12,6 +12,7 @@ import { emit } from "./capture/record-tool.js";
 import { resolveOptions } from "./capture/options.js";
 import { createState } from "./capture/state.js";
 import * as hooks from "./hosts/opencode.js";
+import { settingsOf } from "./settings.js";
 
 export const AiRecordingsPlugin = async (input, options) => {
   const opts = resolveOptions(options, process.env);
@@ -29,6 +30,8 @@ export const AiRecordingsPlugin = async (input, options) => {
     deps.loadError = e?.message ?? String(e);
   }
   const cwd = input?.directory ?? process.cwd();
+  // `export: true` (or AI_RECORDINGS_EXPORT_AFTER_SESSION): `record export` runs, detached, when a root session goes idle.
+  const exportAfter = options?.export === true || (options?.export !== false && settingsOf(process.env).exportAfterSession === true);
   const write = (sessionID, entry) => deps.record && emit(deps.record, opts, state, sessionID, entry, cwd);
   // A surprise payload must never become an exception in the host.
   const safe = (fn) => async (i, o) => {
@@ -53,6 +56,9 @@ export const AiRecordingsPlugin = async (input, options) => {
     event: safe(({ event }) => {
       const hit = hooks.entryFromEvent(state, event, opts);
       if (hit) write(hit.session, hit.entry);
+      if (exportAfter && event?.type === "session.idle") {
+        import("./export/after.js").then((m) => m.rootIdle(event, (id) => state.sessions.get(id)?.parent) && m.startExport({ file: opts.file, cwd })).catch(() => {});
+      }
     }),
   };
 };

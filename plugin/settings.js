@@ -56,6 +56,9 @@ const parsed = new WeakMap(); // frozen env → its settings
  *   auto                          false (all automatic triggers off), true (all on), or the list of names on
  *   gatePatterns                  extra gate commands (regular expressions), a list
  *   debug                         hook mode says on stderr what it did
+ *   exportUrl                     the PostgreSQL URL `record export` copies into (AI_RECORDINGS_EXPORT_URL)
+ *   exportAfterSession            start `record export` when a session ends (plugin, hook mode)
+ *   machine                       this machine's name in the exported database (AI_RECORDINGS_MACHINE)
  */
 export function settingsOf(env) {
   const frozen = Object.isFrozen(env);
@@ -91,6 +94,9 @@ export function settingsOf(env) {
     auto: autoOf(str("AI_RECORDINGS_AUTO")),
     gatePatterns: list(env.AI_RECORDINGS_GATE_PATTERNS),
     debug: flag(env.AI_RECORDINGS_DEBUG) === true,
+    exportUrl: str("AI_RECORDINGS_EXPORT_URL"),
+    exportAfterSession: bool("AI_RECORDINGS_EXPORT_AFTER_SESSION"),
+    machine: str("AI_RECORDINGS_MACHINE"),
     problems,
   };
   if (frozen) parsed.set(env, Object.freeze(out));

@@ -10,8 +10,10 @@ step "install"
 # npm install, not npm ci: opencode-ai lists optional binaries for other platforms that this registry does not
 # serve, so the lock file cannot name them and npm ci refuses it as out of sync.
 [ -x node_modules/.bin/bun ] && [ -x node_modules/.bin/esbuild ] && [ -x node_modules/.bin/opencode ] && [ -x node_modules/.bin/claude ] \
-  && [ -x node_modules/.bin/codex ] && [ -d node_modules/@modelcontextprotocol/sdk ] || npm install --no-audit --no-fund
+  && [ -x node_modules/.bin/codex ] && [ -d node_modules/@modelcontextprotocol/sdk ] && [ -d node_modules/pg-copy-streams ] || npm install --no-audit --no-fund
 bash scripts/build.sh
+# The export suites (tests/js/export*.test.js) start throwaway PostgreSQL clusters of their own.
+bash scripts/postgres.sh >/dev/null
 
 step "rust: format, lints, native tests"
 cargo fmt --check -p recordings-core

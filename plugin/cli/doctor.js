@@ -12,6 +12,7 @@ import { packageInfo } from "../package-info.js";
 import { RecordingsReader, quarantineFile, resolveFile } from "../read.js";
 import { DEFAULT_MAX_BYTES, describeError, readStatus } from "../writer.js";
 import { settingsOf } from "../settings.js";
+import { exportStatusOf } from "../export/status.js";
 import { lockPath } from "../paths.js";
 import { UsageError } from "./args.js";
 import { commandArgs } from "./filters.js";
@@ -253,6 +254,12 @@ export async function examine(options = {}) {
   } else {
     say("ok", `No status noted for this file yet (${doc ? doc.path : "no status record"}): nothing was recorded here, or nothing failed.`);
   }
+
+  // `record export`'s last outcome for this file, when one was noted.
+  const exported = exportStatusOf(target.file, { env, fs });
+  if (exported?.lastFailure && (!exported.lastSuccess || exported.lastFailure >= exported.lastSuccess)) {
+    say("problem", `The last record export failed (${exported.lastFailure}: ${exported.lastReason}).`);
+  } else if (exported) say("ok", `The last record export succeeded (${exported.lastSuccess}).`);
 
   // What the files hold.
   const main = scan(target.file, false, env, now);

@@ -26,7 +26,7 @@
 // Fast path: this module does not import the MCP SDK, and loads the recorder (wasm) only when there is an
 // entry to write. Events that call for no entry (a passing command, a non-gate failure) cost a node start.
 
-import { fs, isMainModule } from "../builtins.js";
+import { fs, importSibling, isMainModule } from "../builtins.js";
 import { resolveOptions } from "../capture/options.js";
 import { planHook } from "../hosts/hook-events.js";
 import { settingsOf } from "../settings.js";
@@ -108,17 +108,21 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
     const fileFlag = parseArgs(args, FLAGS, "lenient").values.file;
     const opts = resolveOptions(null, env);
     let plan;
+    let payload;
     // No payload at all (a host or a person running the command with nothing on stdin): nothing to keep.
     if (raw.length <= 4096 && /^\s*$/.test(raw.toString("latin1"))) plan = { kind: "none" };
     else if (raw.length > MAX_PARSE_BYTES) plan = { kind: "raw", why: `payload of ${raw.length} bytes not parsed` };
     else {
-      let payload;
       try {
         payload = JSON.parse(raw.toString("utf8"));
       } catch {
         payload = undefined;
       }
       plan = payload === undefined ? { kind: "raw", why: "not JSON" } : planHook(host, payload, { env, now: now?.() ?? Date.now(), opts });
+    }
+    if (settingsOf(env).exportAfterSession) {
+      const after = await importSibling("./export/after.js");
+      if (after.endsSession(payload)) await after.startExport({ file: fileFlag ?? opts.file, env });
     }
     if (plan.kind === "none") {
       say("nothing to record");

@@ -23,6 +23,7 @@ const SUBCOMMANDS = {
   doctor: lazy("./cli/doctor.js", "doctor"),
   mcp: (args) => importSibling("./cli/mcp.js").then((m) => m.runMcp({ args })),
   hook: (args) => import("./hook-mode.js").then((m) => m.runHookArgs(args)),
+  export: lazy("./cli/export.js", "exportCmd"),
 };
 // Subcommands that take one plain word (an eid; a host name).
 const ONE_WORD = { show: /^[^\s]{1,64}$/, hook: /^(claude-code|codex)$/ };

@@ -23,6 +23,7 @@ Subcommands (each has --help):
   doctor     why a recording that should exist does not (writability, status record, setup)
   mcp        serve the "record" tool over MCP (stdio), for Claude Code, Codex and other MCP clients
   hook HOST  hook mode for claude-code or codex: one hook event on stdin, recorded
+  export     copy recordings into PostgreSQL, each entry exactly once (docs/export.md)
   A subcommand runs only when the words after it are its arguments (none, options, or the one word
   show/hook take); "record read the docs first" records that sentence.
 
