@@ -75,7 +75,7 @@ function generate(dir, bytes) {
 
 /** Runs in the runtime under test: prints one JSON object of timings. */
 async function measure(dir100, dir10) {
-  const read = await import("../plugin/read.js");
+  const read = await import("../plugin/read/index.js");
   const { read: readCmd } = await import("../plugin/commands.js");
   const out = {};
   const file100 = path.join(dir100, "r.jsonl");

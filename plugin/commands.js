@@ -14,7 +14,7 @@ import {
   findEntries,
   listSessions,
   parseTime,
-} from "./read.js";
+} from "./read/index.js";
 
 const FILTER_HELP = `Filters (repeat one to accept any of its values; different filters must all match):
   --session ID       entries of this opencode session

@@ -37,7 +37,7 @@ async function writerChild() {
 }
 
 async function suite() {
-  const read = await import("../../plugin/read.js");
+  const read = await import("../../plugin/read/index.js");
   const { COMMANDS } = await import("../../plugin/commands.js");
   const { appendLine } = await import("../../plugin/writer.js");
   const { tmpdir, RUNTIME, isolatedEnv, runCli } = await import("./helpers.js");

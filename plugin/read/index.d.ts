@@ -1,4 +1,4 @@
-// Types of plugin/read.js: reading recordings back, for the `record` subcommands and for other programs
+// Types of plugin/read/index.js: reading recordings back, for the `record` subcommands and for other programs
 // (e.g. an extraction job that feeds a database and resumes where it stopped).
 //
 //   import { RecordingsReader } from "opencode-recordings/read";
