@@ -1,7 +1,7 @@
 // The options the reading subcommands share: which file, which entries (filters), --json and --help, parsed
 // with the one argument parser (cli/args.js).
 
-import { RecordingsReader, parseTime } from "../read.js";
+import { RecordingsReader, parseTime } from "../read/index.js";
 import { UsageError, parseArgs } from "./args.js";
 
 export const FILTER_HELP = `Filters (repeat one to accept any of its values; different filters must all match):

@@ -1,6 +1,6 @@
 // `record md`: see its help text below.
 
-import { CursorError, entriesMarkdown } from "../read.js";
+import { CursorError, entriesMarkdown } from "../read/index.js";
 import { UsageError } from "./args.js";
 import { FILTER_HELP, FILTER_OPTIONS, TARGET_HELP, TARGET_OPTIONS, commandArgs, count, makeReader } from "./filters.js";
 import { ioOf, noFileNote, reportTrouble, streamWriter, usage } from "./output.js";

@@ -2,7 +2,7 @@
 
 import { fs as nodeFs, path } from "../builtins.js";
 import { replaceFile } from "../io.js";
-import { CursorError } from "../read.js";
+import { CursorError } from "../read/index.js";
 import { UsageError } from "./args.js";
 import { FILTER_HELP, FILTER_OPTIONS, TARGET_HELP, TARGET_OPTIONS, commandArgs, count, makeReader } from "./filters.js";
 import { ioOf, noFileNote, reportTrouble, streamWriter, usage } from "./output.js";

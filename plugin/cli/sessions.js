@@ -1,6 +1,6 @@
 // `record sessions`: see its help text below.
 
-import { CursorError, listSessions } from "../read.js";
+import { CursorError, listSessions } from "../read/index.js";
 import { UsageError } from "./args.js";
 import { FILTER_HELP, FILTER_OPTIONS, TARGET_HELP, TARGET_OPTIONS, commandArgs, filterOf } from "./filters.js";
 import { ioOf, noFileNote, reportTrouble, streamWriter, usage } from "./output.js";

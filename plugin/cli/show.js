@@ -1,6 +1,6 @@
 // `record show`: see its help text below.
 
-import { entryMarkdown, findEntries } from "../read.js";
+import { entryMarkdown, findEntries } from "../read/index.js";
 import { UsageError } from "./args.js";
 import { commandArgs } from "./filters.js";
 import { ioOf, streamWriter, usage } from "./output.js";

@@ -5,7 +5,7 @@
 
 import pg from "pg";
 import { columnsOf } from "../columns.js";
-import { RecordingsReader } from "../read.js";
+import { RecordingsReader } from "../read/index.js";
 import { copyRows, prepareStage, stageRow } from "./copy.js";
 import { migrate } from "./schema.js";
 

@@ -1,4 +1,4 @@
-// Types of plugin/read.js: reading recordings back, for the `record` subcommands and for other programs
+// Types of plugin/read/index.js: reading recordings back, for the `record` subcommands and for other programs
 // (e.g. an extraction job that feeds a database and resumes where it stopped).
 //
 //   import { RecordingsReader } from "opencode-recordings/read";
@@ -97,13 +97,15 @@ export interface ReadRecord {
   cursor: string;
 }
 
+export type DamageReason = "not valid JSON" | "not valid UTF-8" | "not a JSON object" | "unterminated last line (torn by a crash?)";
+
 /** A complete line that is not a JSON object: skipped and reported. */
 export interface Damage {
   segment: string;
   offset: number;
   length: number;
-  /** "not valid JSON" | "not valid UTF-8" | "not a JSON object" | "unterminated last line (torn by a crash?)" */
-  reason: string;
+  /** Why the line was skipped: the last one only for an archive's tail once it is quiet (see tailGraceMs). */
+  reason: DamageReason;
   /** The line's beginning (at most 80 characters). */
   preview: string;
 }
