@@ -84,20 +84,21 @@ export class RecordingsReader {
     }
   }
 
-  /** Identities of the listing, to see whether a rotation happened while we read. */
-  #signature(list) {
-    const parts = [];
-    for (const s of list) {
-      let id = "?";
+  /** The (dev, inode) of each listed segment ("gone" when it vanished), to see whether a rotation happened. */
+  #identities(list) {
+    return list.map((s) => {
       try {
         const st = this.fs.statSync(s.path);
-        id = `${st.dev}:${st.ino}`;
+        return `${st.dev}:${st.ino}`;
       } catch {
-        id = "gone";
+        return "gone";
       }
-      parts.push(`${s.key ?? "live"}=${id}`);
-    }
-    return parts.join(",");
+    });
+  }
+
+  /** The listing's identities as one string, to compare two listings. */
+  #signature(list, ids = this.#identities(list)) {
+    return list.map((s, i) => `${s.key ?? "live"}=${ids[i]}`).join(",");
   }
 
   /**
@@ -113,7 +114,8 @@ export class RecordingsReader {
     const startBase = { ...state.base }; // folding during the first pass moves state.base on
     for (let pass = 0; pass < PASSES; pass++) {
       const list = listSegments(this.file, { fs: this.fs });
-      const before = this.#signature(list);
+      const ids = this.#identities(list);
+      const before = this.#signature(list, ids);
       const seenThisPass = new Set();
       this.pending = [];
       let baseCount = 0;
@@ -132,7 +134,7 @@ export class RecordingsReader {
           }
           continue;
         }
-        yield* this.#readSegment(seg, i === list.length - 1, prefixSettled, seenThisPass, (settled) => {
+        yield* this.#readSegment(seg, ids[i], i === list.length - 1, prefixSettled, seenThisPass, (settled) => {
           if (!settled) prefixSettled = false;
         });
       }
@@ -197,7 +199,7 @@ export class RecordingsReader {
     return null;
   }
 
-  *#readSegment(seg, isLast, prefixSettled, seenThisPass, reportSettled) {
+  *#readSegment(seg, listedAs, isLast, prefixSettled, seenThisPass, reportSettled) {
     const fs = this.fs;
     let fd;
     try {
@@ -214,6 +216,12 @@ export class RecordingsReader {
       const st = fs.fstatSync(fd);
       if (!st.isFile()) {
         this.#note(`${seg.path} is not a regular file; not read`);
+        reportSettled(false);
+        return;
+      }
+      // The live path names another file than when it was listed: it was rotated meanwhile, and archives this
+      // listing does not hold come before the new file. The next pass reads them, then it, in append order.
+      if (!seg.archive && listedAs !== `${st.dev}:${st.ino}`) {
         reportSettled(false);
         return;
       }
