@@ -450,7 +450,7 @@ test("`node plugin/cli/index.js` (the ES modules, unbundled) is the same command
 });
 
 test("a one-entry CLI process loads neither WebCrypto nor the streams stack (Node)", { skip: !!process.versions.bun }, () => {
-  // The cold-start cost of `record` (issue 2: within 1.5x a bare `node -e`): entry ids come from /dev/urandom
+  // The cold-start cost of `record`: entry ids come from /dev/urandom
   // through the JS edge, and node:fs is taken through require(), so Node's lazy crypto and stream modules stay
   // unloaded. A preload script reports what was loaded when the process exits.
   const { d, file, env } = setup();

@@ -1,4 +1,4 @@
-// `record doctor` (issue 6): where recordings go and why, writability tested without writing, the status
+// `record doctor`: where recordings go and why, writability tested without writing, the status
 // record, counts, versions; exit 0 when healthy, 1 when something is wrong. Runs under node --test and bun test.
 import { test } from "node:test";
 import assert from "node:assert/strict";
