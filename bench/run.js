@@ -80,7 +80,7 @@ async function partInproc() {
   }
   // Where the time goes: each stage alone, same entry, medians.
   const { Core } = await import(pathToFileURL(path.join(ROOT, "plugin", "core.js")));
-  const { gitContext } = await import(pathToFileURL(path.join(ROOT, "plugin", "context.js")));
+  const { gitContext } = await import(pathToFileURL(path.join(ROOT, "plugin", "git.js")));
   const { appendLine } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer.js")));
   const core = new Core(undefined);
   core.setContext({ capture: "cli", stamps: { pwd: ROOT, ...gitContext(ROOT) } });
@@ -279,7 +279,7 @@ async function main() {
       "after another writer's fragment?); otherwise an fstat before the write (an lstat of the path every 100 ms) and one after,",
       "against open + write + close for the bare append; a lone append opens, fstats and closes. The git facts cost two fstats of",
       "HEAD and the branch ref, held open during a burst (two path stats on a lone call), on the first call of each",
-      "millisecond: the other calls in that millisecond reuse the answer (plugin/context.js).",
+      "millisecond: the other calls in that millisecond reuse the answer (plugin/git.js).",
       "",
     );
   }

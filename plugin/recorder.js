@@ -5,7 +5,7 @@
 import { closeQuietly, fs as nodeFs, os, path } from "./builtins.js";
 import { Core, newEid } from "./core.js";
 import { readFully, writeFully } from "./io.js";
-import { gitContext } from "./context.js";
+import { gitContext } from "./git.js";
 import { appendLine } from "./writer.js";
 import { quarantinePath, resolver, resolveTarget } from "./paths.js";
 import { envOf, refreshEnv, settingsOf } from "./settings.js";

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { gitContext, originFromConfig, repoName, cleanRemote, clearGitCache } from "../../plugin/context.js";
+import { gitContext, originFromConfig, repoName, cleanRemote, clearGitCache } from "../../plugin/git.js";
 import { tmpdir, git, gitRepo, openPaths } from "./helpers.js";
 
 /** Waits until Date.now() has moved on. */
