@@ -81,7 +81,7 @@ async function partInproc() {
   // Where the time goes: each stage alone, same entry, medians.
   const { Core } = await import(pathToFileURL(path.join(ROOT, "plugin", "core.js")));
   const { gitContext } = await import(pathToFileURL(path.join(ROOT, "plugin", "git.js")));
-  const { appendLine } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer.js")));
+  const { appendLine } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer", "index.js")));
   const core = new Core(undefined);
   core.setContext({ capture: "cli", stamps: { pwd: ROOT, ...gitContext(ROOT) } });
   const stamped = core.record(ENTRY_1K, Date.now()).line;
@@ -119,7 +119,7 @@ async function partLoad() {
 }
 
 async function partRotation() {
-  const { appendLine } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer.js")));
+  const { appendLine } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer", "index.js")));
   const d = tmp("bench-rot-");
   const f = path.join(d, "r.jsonl");
   const line = ENTRY_1K + "\n";
@@ -148,7 +148,7 @@ async function partAppender(mode, file, n, startAt) {
     const rec = (await import(pathToFileURL(path.join(ROOT, "plugin", "recorder.js")))).record;
     one = (f, s) => rec(ENTRY_1K, { file: f, cwd: ROOT, sync: s, statusFile: file + ".status" });
   } else if (mode.startsWith("append")) {
-    const { appendLine } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer.js")));
+    const { appendLine } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer", "index.js")));
     one = (f, s) => appendLine(f, line, { sync: s, statusFile: file + ".status" });
   } else {
     const flags = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT;
@@ -198,7 +198,7 @@ async function throughput(runtime, mode, procs, n) {
     }),
   );
   const res = await Promise.all(kids);
-  const { segments } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer.js")));
+  const { segments } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer", "index.js")));
   const lines = segments(file)
     .map((s) => fs.readFileSync(s, "utf8").split("\n").filter((l) => l !== "").length)
     .reduce((a, b) => a + b, 0);

@@ -9,7 +9,7 @@
 import { createRequire } from "node:module";
 import { fs as nodeFs, path } from "./builtins.js";
 import { RecordingsReader, quarantineFile, resolveFile } from "./read.js";
-import { DEFAULT_MAX_BYTES, describeError, readStatus } from "./writer.js";
+import { DEFAULT_MAX_BYTES, describeError, readStatus } from "./writer/index.js";
 import { settingsOf } from "./settings.js";
 import { lockPath } from "./paths.js";
 

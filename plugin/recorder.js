@@ -6,7 +6,7 @@ import { closeQuietly, fs as nodeFs, os, path } from "./builtins.js";
 import { Core, newEid } from "./core.js";
 import { readFully, writeFully } from "./io.js";
 import { gitContext } from "./git.js";
-import { appendLine } from "./writer.js";
+import { appendLine } from "./writer/index.js";
 import { quarantinePath, resolver, resolveTarget } from "./paths.js";
 import { envOf, refreshEnv, settingsOf } from "./settings.js";
 

@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { COMMANDS } from "../../plugin/commands.js";
 import { examine, probeAppend } from "../../plugin/doctor.js";
-import { appendLine, statusPath } from "../../plugin/writer.js";
+import { appendLine, statusPath } from "../../plugin/writer/index.js";
 import { tmpdir, ROOT, canDropPrivileges, spawnSync, RUNTIME } from "./helpers.js";
 
 const PKG = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));

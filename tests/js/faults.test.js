@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { record } from "../../plugin/recorder.js";
-import { PATH_CHECK_MS, readStatus } from "../../plugin/writer.js";
+import { PATH_CHECK_MS, readStatus } from "../../plugin/writer/index.js";
 import { tmpdir, isolatedEnv, runCli, lines, entries, canMount, mountTmpfs, canDropPrivileges } from "./helpers.js";
 
 const MOUNT = canMount();

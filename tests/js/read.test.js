@@ -39,7 +39,7 @@ async function writerChild() {
 async function suite() {
   const read = await import("../../plugin/read.js");
   const { COMMANDS } = await import("../../plugin/commands.js");
-  const { appendLine } = await import("../../plugin/writer.js");
+  const { appendLine } = await import("../../plugin/writer/index.js");
   const { tmpdir, RUNTIME, isolatedEnv, runCli } = await import("./helpers.js");
   const FIXTURES = path.join(ROOT, "tests", "fixtures", "read");
   const UPDATE = Boolean(process.env.UPDATE_GOLDEN);

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
-import { appendLine, quarantinePath, readStatus, describeError, DEFAULT_MAX_BYTES, KEEP_OPEN_MS, PATH_CHECK_MS, VERIFY_MS, PENDING_MAX_BYTES, closeKept } from "../../plugin/writer.js";
+import { appendLine, quarantinePath, readStatus, describeError, DEFAULT_MAX_BYTES, KEEP_OPEN_MS, PATH_CHECK_MS, VERIFY_MS, PENDING_MAX_BYTES, closeKept } from "../../plugin/writer/index.js";
 import { tmpdir, lines, openPaths } from "./helpers.js";
 
 const quiet = { statusFile: false };
@@ -484,7 +484,7 @@ test("lines appended to a file deleted under a burst are written again: by close
   const g = path.join(d, "exit.jsonl");
   const script = `
     import * as fs from "node:fs";
-    import { appendLine } from ${JSON.stringify(new URL("../../plugin/writer.js", import.meta.url).href)};
+    import { appendLine } from ${JSON.stringify(new URL("../../plugin/writer/index.js", import.meta.url).href)};
     const f = ${JSON.stringify(g)};
     appendLine(f, '{"n":1}\\n', { statusFile: false });
     appendLine(f, '{"n":2}\\n', { statusFile: false });
