@@ -6,27 +6,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { createGitFacts, gitContext, originFromConfig, repoName, cleanRemote, clearGitCache } from "../../plugin/git.js";
 import { tmpdir, git, gitRepo, openPaths } from "./helpers.js";
+import { manualClock } from "./fake-clock.js";
 
 /** A git-facts instance on a clock the test moves (`clock.t`, ms) and timers it fires (`fire()`). */
 function facts() {
-  const clock = { t: 1_000_000 };
-  const timers = {
-    pending: null,
-    unrefs: 0,
-    setTimeout(fn) {
-      timers.pending = fn;
-      return { unref: () => timers.unrefs++ };
-    },
-    clearTimeout() {
-      timers.pending = null;
-    },
-    fire() {
-      const fn = timers.pending;
-      timers.pending = null;
-      fn?.();
-    },
-  };
-  const g = createGitFacts({ clock: () => clock.t, timers });
+  const { clock, now, timers } = manualClock();
+  const g = createGitFacts({ clock: now, timers });
   return { ...g, clock, timers };
 }
 

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import * as writer from "../../plugin/writer/index.js";
 import { createWriter, quarantinePath, readStatus, describeError, DEFAULT_MAX_BYTES, KEEP_OPEN_MS, PATH_CHECK_MS, VERIFY_MS, PENDING_MAX_BYTES } from "../../plugin/writer/index.js";
 import { tmpdir, lines, openPaths } from "./helpers.js";
+import { manualClock } from "./fake-clock.js";
 
 const quiet = { statusFile: false };
 
@@ -15,24 +16,8 @@ const { appendLine, closeKept } = createWriter();
 
 /** A writer on a clock the test moves (`clock.t`, ms) and timers it fires (`timers.fire()`). */
 function clocked() {
-  const clock = { t: 1_000_000 };
-  const timers = {
-    pending: null,
-    unrefs: 0,
-    setTimeout(fn) {
-      timers.pending = fn;
-      return { unref: () => timers.unrefs++ };
-    },
-    clearTimeout() {
-      timers.pending = null;
-    },
-    fire() {
-      const fn = timers.pending;
-      timers.pending = null;
-      fn?.();
-    },
-  };
-  return { ...createWriter({ clock: () => clock.t, timers }), clock, timers };
+  const { clock, now, timers } = manualClock();
+  return { ...createWriter({ clock: now, timers }), clock, timers };
 }
 
 /** node:fs with some functions replaced (fault injection through the writer's `fs` seam). */
