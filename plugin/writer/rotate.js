@@ -11,7 +11,7 @@ import { describeError } from "./errors.js";
 export const DEFAULT_STALE_LOCK_MS = 10_000;
 
 /** Whether two stats show the same file. */
-export function sameFile(a, b) {
+function sameFile(a, b) {
   return a.ino === b.ino && a.dev === b.dev;
 }
 
