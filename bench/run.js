@@ -21,6 +21,8 @@ const SELF = fileURLToPath(import.meta.url);
 /** The code under measurement: this checkout, or the one a comparison names (BENCH_CODE, set for the children). */
 const CODE = process.env.BENCH_CODE ? path.resolve(process.env.BENCH_CODE) : ROOT;
 const COMPARE = process.argv.find((a) => a.startsWith("--compare="))?.slice("--compare=".length);
+/** `--reps=N`: rounds per code in a comparison (default 5). */
+const REPS = Number(process.argv.find((a) => a.startsWith("--reps="))?.slice("--reps=".length)) || undefined;
 
 /** The URL of the first of `names` (paths under plugin/) that exists in the code under measurement: module paths
  *  differ between the layouts a comparison spans. */
@@ -420,14 +422,15 @@ async function compare(oldDir) {
   const rts = runtimes();
   const old = path.resolve(oldDir);
   const codes = [["old", old], ["new", ROOT]];
-  const rounds = QUICK ? 2 : 5;
+  const rounds = QUICK ? 2 : REPS ?? 5;
+  const reps = QUICK ? 1 : REPS ?? 5;
   const md = [];
   const rev = (dir) => spawnSync("git", ["-C", dir, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim() || dir;
   md.push("### Old against new code, same run", "");
   md.push(`\`node bench/run.js --compare=<checkout>\` on ${new Date().toISOString().slice(0, 10)}: the old code is a checkout of ${rev(old)} (with its`);
   md.push(`plugin/wasm built), the new one this checkout (${rev(ROOT)}${spawnSync("git", ["-C", ROOT, "status", "--porcelain", "plugin"], { encoding: "utf8" }).stdout.trim() ? ", with uncommitted changes" : ""}). Each in-process figure is the median over ${rounds} fresh child processes per`);
   md.push("code, old and new alternating; each child measures its own bare-append baseline, so a ratio never mixes two");
-  md.push("processes. The many-process rows alternate bare, old and new runs three times and take each one's median rate.", "");
+  md.push(`processes. The many-process rows alternate bare, old and new runs ${reps} times and take each one's median rate.`, "");
   md.push("| runtime | code | record() ÷ bare, no sync | writer appendLine() ÷ bare appendFileSync | writer appendLine() (µs) | git facts (µs) |", "|---|---|---|---|---|---|");
   for (const [name, rt] of rts) {
     const got = { old: [], new: [] };
@@ -446,7 +449,7 @@ async function compare(oldDir) {
   for (const [name, rt] of rts) {
     for (const p of [1, 4]) {
       const runs = { bare: [], old: [], new: [] };
-      for (let rep = 0; rep < 3; rep++) {
+      for (let rep = 0; rep < reps; rep++) {
         runs.bare.push(await throughput(rt, "bare-nosync", p, n));
         for (const [tag, dir] of codes) runs[tag].push(await throughput(rt, "append-nosync", p, n, dir));
       }
