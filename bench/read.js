@@ -40,7 +40,7 @@ const COMPARED = [
   ["resume near the start, 100 MiB history, everything after", (r) => r.h100_start.wholeMs],
 ];
 const MiB = 1024 * 1024;
-const SEGMENT = 16 * MiB; // the writer's default rotation size (plugin/writer.js DEFAULT_MAX_BYTES)
+const SEGMENT = 16 * MiB; // the writer's default rotation size (plugin/writer/ DEFAULT_MAX_BYTES)
 const REPEAT = 3;
 
 const args = process.argv.slice(2);

@@ -1,5 +1,8 @@
-// Whole reads and whole writes on descriptors, and replacing a small file atomically. The kernel may move
-// fewer bytes than asked; every loop that needs all of them lives here, once.
+// Whole reads and whole writes on descriptors, replacing a small file atomically, placing one that must never
+// be seen half-written, and making private directories. The kernel may move fewer bytes than asked; every loop
+// that needs all of them lives here, once.
+
+import { path } from "./builtins.js";
 
 /** Reads up to `length` bytes at `position` (null: the descriptor's offset) into `buf` from `offset`,
  *  continuing after short reads; stops early only at end of file. Returns the bytes read. */
@@ -76,5 +79,54 @@ export function replaceFile(fs, p, data, { mode = 0o600 } = {}) {
       // never created, or already renamed
     }
     throw e;
+  }
+}
+
+/** Puts a new file `p` holding `data` into place so that it never exists empty: written aside (mode `mode`),
+ *  then hard-linked to `p`, and the aside name removed. Throws EEXIST when `p` exists. Returns false, having
+ *  placed nothing, where the filesystem refuses hard links or the aside file (the caller then falls back). */
+export function linkFile(fs, p, data, { mode = 0o600, tag = "tmp" } = {}) {
+  const aside = asideName(p, tag);
+  try {
+    fs.writeFileSync(aside, data, { mode, flag: "wx" });
+    try {
+      fs.linkSync(aside, p);
+      return true;
+    } finally {
+      try {
+        fs.unlinkSync(aside);
+      } catch {
+        // litter at worst
+      }
+    }
+  } catch (e) {
+    if (e && e.code === "EEXIST") throw e;
+    return false;
+  }
+}
+
+/** mkdir -p with mode 0700 on every directory it creates (Bun's recursive mkdirSync applies the mode only to
+ *  the last one). Directories that exist are left as they are. */
+export function makeDirs(fs, dir) {
+  const missing = [];
+  let cur = path.resolve(dir);
+  for (;;) {
+    try {
+      fs.statSync(cur);
+      break;
+    } catch (e) {
+      if (e.code !== "ENOENT") throw e;
+      missing.push(cur);
+      const up = path.dirname(cur);
+      if (up === cur) break;
+      cur = up;
+    }
+  }
+  for (const d of missing.reverse()) {
+    try {
+      fs.mkdirSync(d, { mode: 0o700 });
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e; // another writer made it first
+    }
   }
 }

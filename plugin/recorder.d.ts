@@ -34,7 +34,7 @@ export interface RecordOptions {
    *  given come from env AI_RECORDINGS_REDACT_PATTERNS / _REDACT_ALLOW / _REDACT_ALLOW_PATTERNS (one per
    *  line); env AI_RECORDINGS_REDACT=0 (or false/no/off) turns it off when this option is absent. */
   redact?: boolean | RedactOptions;
-  /** fdatasync after each append; env AI_RECORDINGS_SYNC=0 turns it off; default true (see plugin/writer.js). */
+  /** fdatasync after each append; env AI_RECORDINGS_SYNC=0 turns it off; default true (see docs/writer.md). */
   sync?: boolean;
   /** Where the status record (last success, last failure + reason, misses) goes; false for none. Default
    *  $XDG_STATE_HOME/opencode-recordings/status.json, else ~/.local/state/..., else a tmpdir fallback. */

@@ -5,8 +5,8 @@
 import { closeQuietly, fs as nodeFs, os, path } from "./builtins.js";
 import { Core, newEid } from "./core.js";
 import { readFully, writeFully } from "./io.js";
-import { gitContext } from "./context.js";
-import { appendLine } from "./writer.js";
+import { gitContext } from "./git.js";
+import { appendLine } from "./writer/index.js";
 import { quarantinePath, resolver, resolveTarget } from "./paths.js";
 import { envOf, refreshEnv, settingsOf } from "./settings.js";
 
@@ -90,7 +90,7 @@ function shallowEqual(a, b) {
 }
 
 /** The core for these options, with its context set for this call. setContext() runs only when an input to the
- *  context changed: the git facts are the same object while nothing changed (context.js), the rest compares as
+ *  context changed: the git facts are the same object while nothing changed (git.js), the rest compares as
  *  plain values, so the common repeated call costs a few comparisons. */
 function prepare(options) {
   const env = envOf(options);

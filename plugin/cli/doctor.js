@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { fs as nodeFs, path } from "../builtins.js";
 import { packageInfo } from "../package-info.js";
 import { RecordingsReader, quarantineFile, resolveFile } from "../read/index.js";
-import { DEFAULT_MAX_BYTES, describeError, readStatus } from "../writer.js";
+import { DEFAULT_MAX_BYTES, describeError, readStatus } from "../writer/index.js";
 import { settingsOf } from "../settings.js";
 import { exportStatusOf } from "../export/status.js";
 import { lockPath } from "../paths.js";

@@ -2,7 +2,7 @@
 // own beside the recordings file's, so `record doctor` can say when the last export failed and why.
 
 import { path } from "../builtins.js";
-import { noteStatus, readStatus, statusPath } from "../writer.js";
+import { noteStatus, readStatus, statusPath } from "../writer/index.js";
 
 /** The status record's key for exports of `file`. */
 export function exportKey(file) {

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { segments } from "../../plugin/writer.js";
+import { segments } from "../../plugin/writer/index.js";
 import { tmpdir, isolatedEnv, runCli, lines, entries, rawMembers, containsInOrder, git, gitRepo, spawnSync, RUNTIME, CLI, canDropPrivileges } from "./helpers.js";
 
 const PLUGIN = path.dirname(CLI);

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
-import { segments, appendLine } from "../../plugin/writer.js";
+import { segments, appendLine } from "../../plugin/writer/index.js";
 import { tmpdir, isolatedEnv, RUNTIME, ROOT } from "./helpers.js";
 
 const CHILD = path.join(ROOT, "tests", "js", "stress-child.js");

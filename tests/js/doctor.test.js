@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { doctor as doctorCommand, examine, probeAppend } from "../../plugin/cli/doctor.js";
-import { appendLine, statusPath } from "../../plugin/writer.js";
+import { appendLine, statusPath } from "../../plugin/writer/index.js";
 import { tmpdir, ROOT, canDropPrivileges, spawnSync, RUNTIME } from "./helpers.js";
 
 const PKG = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));

@@ -11,7 +11,7 @@ import { show } from "../../plugin/cli/show.js";
 import { md } from "../../plugin/cli/md.js";
 
 const COMMANDS = { read, sessions, show, md };
-import { appendLine } from "../../plugin/writer.js";
+import { appendLine } from "../../plugin/writer/index.js";
 
 export const FIXTURES = path.join(ROOT, "tests", "fixtures", "read");
 export const ENTRIES = path.join(FIXTURES, "entries.jsonl");

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { record, resolveTarget, recordSource, recordFd, bufferSource, SPLIT_ABOVE_BYTES, PIECE_BYTES } from "../../plugin/recorder.js";
 import { fallbackMarker, fallbackOutcome, newEid, coreLoadError, Core } from "../../plugin/core.js";
 import { initSync } from "../../plugin/wasm/recordings_core.js";
-import { segments } from "../../plugin/writer.js";
+import { segments } from "../../plugin/writer/index.js";
 import { tmpdir, lines, entries, rawMembers, containsInOrder, git, gitRepo } from "./helpers.js";
 
 function setup() {

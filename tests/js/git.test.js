@@ -4,13 +4,15 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { gitContext, originFromConfig, repoName, cleanRemote, clearGitCache } from "../../plugin/context.js";
+import { createGitFacts, gitContext, originFromConfig, repoName, cleanRemote, clearGitCache } from "../../plugin/git.js";
 import { tmpdir, git, gitRepo, openPaths } from "./helpers.js";
+import { manualClock } from "./fake-clock.js";
 
-/** Waits until Date.now() has moved on. */
-function nextMillisecond() {
-  const t = Date.now();
-  while (Date.now() === t);
+/** A git-facts instance on a clock the test moves (`clock.t`, ms) and timers it fires (`fire()`). */
+function facts() {
+  const { clock, now, timers } = manualClock();
+  const g = createGitFacts({ clock: now, timers });
+  return { ...g, clock, timers };
 }
 
 function makeRepo() {
@@ -66,53 +68,83 @@ test("during a burst HEAD and the ref are held open and every change through the
   const { main } = makeRepo();
   const ref = path.join(main, ".git", "refs", "heads", "main");
   const head = path.join(main, ".git", "HEAD");
-  clearGitCache();
-  gitContext(main); // a lone call: nothing held
+  const g = facts();
+  // Each call a millisecond after the last: within a burst, and past the once-per-millisecond validation.
+  const at = () => (g.clock.t++, g.gitContext(main));
+  at(); // a lone call: nothing held
   assert.ok(!openPaths().includes(ref), "a lone call holds nothing");
-  gitContext(main); // the second call within KEEP_MS: a burst
+  at(); // the second call within KEEP_MS: a burst
   assert.ok(openPaths().includes(ref) && openPaths().includes(head), "HEAD and the branch ref are held in a burst");
 
   // A commit replaces the ref by rename: the held one has no links left.
   git(main, "commit", "-q", "--allow-empty", "-m", "two");
   const two = git(main, "rev-parse", "HEAD");
-  assert.equal(gitContext(main).head, two);
+  assert.equal(at().head, two);
   // Written in place (same inode), as a script or an editor may: size/mtime/ctime differ.
   const one = git(main, "rev-parse", "HEAD~1");
-  gitContext(main);
+  at();
   fs.writeFileSync(ref, one + "\n");
-  nextMillisecond(); // facts are validated once per millisecond, and this write took less than one
-  assert.equal(gitContext(main).head, one, "a ref rewritten in place");
-  // Same size again: only the times tell. Kernels without fine-grained timestamps tick every few ms, so wait
-  // one tick (git itself never writes in place: its updates are new inodes, seen at once).
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  assert.equal(g.gitContext(main).head, two, "within the millisecond of the last check, its answer stands");
+  assert.equal(at().head, one, "a ref rewritten in place, seen in the next millisecond");
+  // Same size again: only the times tell. A coarse filesystem clock could give the rewrite the same mtime, so
+  // it is set apart explicitly (git itself never writes in place: its updates are new inodes, seen at once).
+  const { mtime } = fs.statSync(ref);
   fs.writeFileSync(ref, two + "\n");
-  assert.equal(gitContext(main).head, two, "and back, same size");
+  fs.utimesSync(ref, mtime, new Date(mtime.getTime() + 5000));
+  assert.equal(at().head, two, "and back, same size");
   // An orphan checkout rewrites HEAD but no reflog and no ref.
   git(main, "checkout", "-q", "--orphan", "fresh");
-  const orphan = gitContext(main);
+  const orphan = at();
   assert.equal(orphan.branch, "fresh");
   assert.equal(orphan.head, undefined);
   git(main, "checkout", "-q", "main");
-  assert.equal(gitContext(main).branch, "main");
-  assert.equal(gitContext(main).head, two);
+  assert.equal(at().branch, "main");
+  assert.equal(at().head, two);
 
-  clearGitCache();
-  assert.ok(!openPaths().includes(ref) && !openPaths().includes(head), "clearGitCache closes them");
+  g.clear();
+  assert.ok(!openPaths().includes(ref) && !openPaths().includes(head), "clear() closes them");
 });
 
-test("held git files are closed after a quiet second (unref'd timer), and a new burst holds them again", { skip: !fs.existsSync("/proc/self/fd") }, async () => {
+test("the default instance holds in a burst and clearGitCache() closes what it holds", { skip: !fs.existsSync("/proc/self/fd") }, () => {
   const { main } = makeRepo();
   const ref = path.join(main, ".git", "refs", "heads", "main");
   clearGitCache();
   gitContext(main);
   gitContext(main);
   assert.ok(openPaths().includes(ref), "held in a burst");
-  await new Promise((r) => setTimeout(r, 2300));
-  assert.ok(!openPaths().includes(ref), "closed after a quiet second");
-  assert.equal(gitContext(main).head, git(main, "rev-parse", "HEAD"), "facts still served, by path stats");
-  gitContext(main);
-  assert.ok(openPaths().includes(ref), "held again in the next burst");
+  const other = facts();
+  other.gitContext(main);
+  other.gitContext(main);
+  other.clear(); // another instance's clear leaves the default's descriptors alone
+  assert.ok(openPaths().includes(ref), "still held by the default instance");
+  assert.equal(gitContext(main).head, git(main, "rev-parse", "HEAD"));
   clearGitCache();
+  assert.ok(!openPaths().includes(ref), "clearGitCache closes them");
+});
+
+test("held git files are closed after a quiet second (unref'd timer), and a new burst holds them again", { skip: !fs.existsSync("/proc/self/fd") }, () => {
+  const { main } = makeRepo();
+  const ref = path.join(main, ".git", "refs", "heads", "main");
+  const g = facts();
+  g.gitContext(main);
+  g.clock.t++;
+  g.gitContext(main);
+  assert.ok(openPaths().includes(ref), "held in a burst");
+  assert.equal(typeof g.timers.pending, "function", "an idle sweep is scheduled");
+  assert.ok(g.timers.unrefs >= 1, "its timer is unref'd");
+  g.clock.t += 500;
+  g.timers.fire(); // not idle long enough yet
+  assert.ok(openPaths().includes(ref), "still held after half a second");
+  g.clock.t += 1300;
+  g.timers.fire();
+  assert.ok(!openPaths().includes(ref), "closed after a quiet second");
+  assert.equal(g.timers.pending, null, "nothing held, no sweep scheduled");
+  g.clock.t += 5000;
+  assert.equal(g.gitContext(main).head, git(main, "rev-parse", "HEAD"), "facts still served, by path stats");
+  g.clock.t++;
+  g.gitContext(main);
+  assert.ok(openPaths().includes(ref), "held again in the next burst");
+  g.clear();
 });
 
 test("an unborn branch has a branch but no head, until the first commit", () => {
@@ -198,32 +230,36 @@ test("credentials in an http remote never reach the stamps", () => {
 
 test("a burst checks HEAD and the tip once per millisecond, and the next millisecond sees a change", () => {
   const { main } = makeRepo();
-  clearGitCache();
+  const g = facts();
   let stats = 0;
   const seam = {
     ...fs,
     statSync: (...a) => (stats++, fs.statSync(...a)),
     fstatSync: (...a) => (stats++, fs.fstatSync(...a)),
   };
-  gitContext(main, { fs: seam });
-  gitContext(main, { fs: seam }); // the keyed read (see gitContext): from here on the facts are validated
+  g.gitContext(main, { fs: seam });
+  g.clock.t++;
+  g.gitContext(main, { fs: seam }); // the keyed read (see gitContext): from here on the facts are validated
   stats = 0;
-  const ticks = new Set();
   const N = 3000;
+  const PER_MS = 10; // calls in each millisecond of the clock
+  const start = g.clock.t + 1;
   for (let i = 0; i < N; i++) {
-    ticks.add(Date.now());
-    assert.equal(gitContext(main, { fs: seam }).branch, "main");
+    g.clock.t = start + Math.floor(i / PER_MS);
+    assert.equal(g.gitContext(main, { fs: seam }).branch, "main");
   }
+  const ticks = N / PER_MS;
   // At most the watched files (HEAD, the ref, packed-refs) once per tick, plus opening the held descriptors and
   // a config check: without the per-millisecond check this is at least 2 * N.
-  assert.ok(stats > 0, "the burst validated at all");
-  assert.ok(stats <= 3 * (ticks.size + 1) + 4, `${stats} stats for ${N} calls over ${ticks.size} ms`);
-  // git itself takes longer than a millisecond; a write by hand does not. Once the clock has moved on, the
-  // change is seen.
+  assert.ok(stats >= ticks, `every millisecond validated (${stats} stats over ${ticks} ms)`);
+  assert.ok(stats <= 3 * (ticks + 1) + 4, `${stats} stats for ${N} calls over ${ticks} ms`);
+  // git itself takes longer than a millisecond; a write by hand does not. Within the millisecond the answer of
+  // its check stands; once the clock has moved on, the change is seen.
   fs.writeFileSync(path.join(main, ".git", "HEAD"), "ref: refs/heads/feature\n");
-  nextMillisecond();
-  assert.equal(gitContext(main, { fs: seam }).branch, "feature");
-  assert.equal(gitContext(main, { fs: seam }).head, git(main, "rev-parse", "feature"));
+  assert.equal(g.gitContext(main, { fs: seam }).branch, "main");
+  g.clock.t++;
+  assert.equal(g.gitContext(main, { fs: seam }).branch, "feature");
+  assert.equal(g.gitContext(main, { fs: seam }).head, git(main, "rev-parse", "feature"));
 });
 
 test("HEAD moving to another branch while the facts are read is never served stale", () => {

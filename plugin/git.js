@@ -16,24 +16,26 @@
 // a new inode even within one timestamp tick. The validation runs once per millisecond of the real clock (the
 // resolution of an entry's `ts`): the first call of a millisecond stats, the others in that millisecond reuse
 // its answer. So `head` and `branch` are those of some instant in the millisecond of the call, never older: a
-// burst of entries pays the stats once a millisecond, not per entry (1.6-2.3 us of a 12-17 us entry here). A git
-// command this process runs between two calls takes longer than a millisecond, so it is always seen; a commit by
-// another process landing within the millisecond of a call races with it either way.
+// burst of entries pays the stats once a millisecond, not per entry. A git command this process runs between two
+// calls takes longer than a millisecond, so it is always seen; a commit by another process landing within the
+// millisecond of a call races with it either way.
 //
 // Held descriptors: during a burst (a call for the same directory less than KEEP_MS before), the files those
 // stats watch are held open read-only and validated with fstat(2) instead: no path lookup, half the cost of a
-// stat here. A held file that git replaced (rename over it) or deleted has no links left (nlink 0); one written
+// stat. A held file that git replaced (rename over it) or deleted has no links left (nlink 0); one written
 // in place changes size, mtime or ctime; either sends the call back to path stats and a fresh read. Git never
 // renames HEAD or a ref file away to another name (it writes the new file under a lock name and renames that
 // over the old one, or unlinks it), so "still linked" means "still at its path". A watched path that does not
-// exist (a loose ref not written yet) is stat'ed by path every call. Descriptors are closed after KEEP_MS
-// without a call (an unref'd timer), by clearGitCache(), and at exit (O_CLOEXEC: never inherited).
+// exist (a loose ref not written yet) is stat'ed by path every call. Descriptors live in a pool (fdpool.js):
+// closed after KEEP_MS without a call, by clear(), and at exit (O_CLOEXEC: never inherited).
+//
+// createGitFacts({ fs, clock }) makes an instance with its own cache, pool and clock; gitContext() and
+// clearGitCache() use a default one.
 
 import { closeQuietly, fs as nodeFs, path } from "./builtins.js";
+import { createFdPool } from "./fdpool.js";
 import { resolver } from "./paths.js";
 
-const cache = new Map(); // dir → entry
-const resolveDir = resolver();
 const NEGATIVE_TTL_MS = 1000; // "not in a repository" is re-checked after this long (git init may follow)
 // The config (origin) is re-checked at most this often; HEAD and the branch tip once per millisecond.
 const CONFIG_CHECK_MS = 1000;
@@ -43,8 +45,6 @@ const MAX_CACHE = 256;
 const KEEP_MS = 1000;
 /** At most this many directories hold descriptors (least recently used released first). */
 const MAX_HOLDING = 8;
-const holding = new Set(); // entries with `fds`, oldest first
-let sweepTimer = null;
 
 function statKey(fs, p) {
   try {
@@ -264,173 +264,204 @@ function unchanged(fs, paths, keys, fds) {
 const NO_THROW = Object.freeze({ throwIfNoEntry: false });
 
 /**
- * Git facts for `dir`: { git_dir, repo, origin, head, branch } (absent keys when unknown), or {} outside a
- * repository. The result is frozen and is the same object as long as nothing changed. `git_dir` is the absolute common git dir, the same for every worktree of one repository.
- * options.fs is a seam for tests; options.now a clock (for the negative cache).
+ * A git-facts instance: its own cache of repositories, pool of held descriptors and clock.
+ * options: { fs (default node:fs), clock (default Date.now: the validation tick, the held descriptors' idle
+ * time, and the negative cache unless a call passes `now`), timers (default the global ones) }.
  */
-export function gitContext(dir, options = {}) {
-  const fs = options.fs ?? nodeFs;
-  const now = (options.now ?? Date.now)();
-  try {
-    const key = resolveDir(dir || ".");
-    let entry = cache.get(key);
-    if (entry && !entry.layout) {
-      if (now - entry.at < NEGATIVE_TTL_MS) return EMPTY;
-      entry = undefined;
-    }
-    if (entry && now - entry.configCheckedAt >= CONFIG_CHECK_MS) {
-      // Re-discover if the config changed (origin edited, repository re-initialised).
-      const cfg = statKey(fs, entry.configPath);
-      if (!sameKeys(cfg, entry.configKey)) entry = undefined;
-      else entry.configCheckedAt = now;
-    }
-    const fresh = !entry;
-    if (!entry) {
-      const layout = discover(fs, key);
-      if (!layout) {
-        remember(key, { at: now, layout: null });
-        return EMPTY;
-      }
-      const configPath = path.join(layout.common, "config");
-      const configKey = statKey(fs, configPath);
-      const origin = cleanRemote(originFromConfig(readText(fs, configPath)));
-      entry = {
-        at: now,
-        layout,
-        configPath,
-        configKey,
-        configCheckedAt: now,
-        out: null,
-        base: { git_dir: layout.common, repo: repoName(origin, layout.common), origin },
-        watchPaths: null,
-        headKey: null,
-        headFacts: null,
-        fds: null, // held descriptors of watchPaths (-1 where none), or null
-        usedAt: -Infinity,
-        validAt: -1, // the Date.now() at which the keys last matched (HEAD and the tip then, to the millisecond)
-      };
-      remember(key, entry);
-    }
-    const burst = now - entry.usedAt < KEEP_MS && now >= entry.usedAt;
-    entry.usedAt = now;
-    const before = entry.headFacts;
-    // Validated already in this millisecond of the real clock (not options.now, a seam that may stand still):
-    // a burst of calls pays the stats once per millisecond.
-    const tick = Date.now();
-    if (entry.headFacts && entry.validAt === tick && entry.out) return entry.out;
-    if (entry.headFacts) {
-      const u = unchanged(fs, entry.watchPaths, entry.headKey, entry.fds);
-      if (u === 1) entry.validAt = tick;
-      if (u === -1) {
-        // HEAD is gone: the repository moved or was deleted; look again next time.
-        release(entry);
-        cache.delete(key);
-        return EMPTY;
-      }
-      if (u === 0) {
-        release(entry);
-        entry.headFacts = null;
-      }
-    }
-    if (!entry.headFacts && fresh) {
-      // The first call for this directory (often the only one: a `record` or hook process) reads the facts once
-      // and records no key: a next call, if any, matches no key and reads them again, keyed as below.
-      entry.headFacts = readHead(fs, entry.layout);
-      entry.watchPaths = watchList(entry.layout, entry.headFacts.watch);
-      entry.headKey = [];
-      entry.out = null;
-    } else if (!entry.headFacts) {
-      // Read the key before the facts: a change in between makes the next call read again (never stale).
-      const first = readHead(fs, entry.layout);
-      const paths = watchList(entry.layout, first.watch);
-      const keys = keysOf(fs, paths);
-      entry.headFacts = readHead(fs, entry.layout);
-      entry.watchPaths = watchList(entry.layout, entry.headFacts.watch);
-      // HEAD moved to another ref between the two reads: these facts are not covered by the keys; read again
-      // next call (an empty key never matches).
-      entry.headKey = entry.watchPaths.join("\0") === paths.join("\0") ? keys : [];
-      // Same facts as before (e.g. the keyed read after a first, unkeyed one): the same object comes back.
-      const read = entry.headFacts;
-      if (!before || before.head !== read.head || before.branch !== read.branch) entry.out = null;
-    }
-    if (burst && entry.fds === null) hold(fs, entry);
-    if (!entry.out) {
-      const out = {};
-      for (const [k, v] of Object.entries(entry.base)) if (v) out[k] = v;
-      if (entry.headFacts.head) out.head = entry.headFacts.head;
-      if (entry.headFacts.branch) out.branch = entry.headFacts.branch;
-      // The same frozen object until something changes, so callers can compare by identity.
-      entry.out = Object.freeze(out);
-    }
-    return entry.out;
-  } catch {
-    return EMPTY;
-  }
-}
-
-function remember(key, entry) {
-  if (cache.size >= MAX_CACHE) {
-    const oldest = cache.keys().next().value;
-    release(cache.get(oldest));
-    cache.delete(oldest);
-  }
-  cache.set(key, entry);
-}
-
-/** Opens the watched files of `entry` read-only, keeping each descriptor only if it is the very file its key was
- *  taken from (same inode, size and times), so a change between the key and the open is still seen. */
-function hold(fs, entry) {
-  const keys = entry.headKey;
-  if (typeof fs.openSync !== "function" || keys.length !== entry.watchPaths.length * 4) return;
-  if (holding.size >= MAX_HOLDING) release(holding.values().next().value);
-  const fds = entry.watchPaths.map((p, i) => {
-    if (keys[i * 4] === -1) return -1; // absent: stat'ed by path
-    let fd = -1;
-    try {
-      fd = fs.openSync(p, "r");
-      const st = fs.fstatSync(fd);
-      const j = i * 4;
-      if (st.ino === keys[j] && st.size === keys[j + 1] && st.mtimeMs === keys[j + 2] && st.ctimeMs === keys[j + 3]) {
-        return fd;
-      }
-    } catch {
-      // unreadable or gone: stat'ed by path
-    }
-    if (fd >= 0) closeQuietly(fs, fd);
-    return -1;
+export function createGitFacts({ fs: baseFs = nodeFs, clock = Date.now, timers = globalThis } = {}) {
+  const cache = new Map(); // dir → entry
+  const resolveDir = resolver();
+  // Entries holding descriptors of their watched files, least recently held first.
+  const pool = createFdPool({
+    idleMs: KEEP_MS,
+    max: MAX_HOLDING,
+    usedAt: (entry) => entry.usedAt,
+    release: (entry) => closeHeld(entry),
+    clock,
+    timers,
   });
-  entry.fds = fds;
-  entry.fs = fs;
-  holding.add(entry);
-  if (sweepTimer === null) {
+
+  function release(entry) {
+    if (entry && entry.fds !== null) pool.drop(entry);
+  }
+
+  function remember(key, entry) {
+    if (cache.size >= MAX_CACHE) {
+      const oldest = cache.keys().next().value;
+      release(cache.get(oldest));
+      cache.delete(oldest);
+    }
+    cache.set(key, entry);
+  }
+
+  /** Opens the watched files of `entry` read-only, keeping each descriptor only if it is the very file its key
+   *  was taken from (same inode, size and times), so a change between the key and the open is still seen. */
+  function hold(fs, entry) {
+    const keys = entry.headKey;
+    if (typeof fs.openSync !== "function" || keys.length !== entry.watchPaths.length * 4) return;
+    entry.fds = entry.watchPaths.map((p, i) => heldFd(fs, p, keys, i * 4));
+    entry.fs = fs;
+    pool.put(entry, entry);
+  }
+
+  /**
+   * Git facts for `dir`: { git_dir, repo, origin, head, branch } (absent keys when unknown), or {} outside a
+   * repository. The result is frozen and is the same object as long as nothing changed. `git_dir` is the
+   * absolute common git dir, the same for every worktree of one repository.
+   * options.fs overrides the instance's fs; options.now the clock of the negative cache and the idle times.
+   */
+  function gitContext(dir, options = {}) {
+    const fs = options.fs ?? baseFs;
+    const now = (options.now ?? clock)();
     try {
-      sweepTimer = setTimeout(sweep, KEEP_MS);
-      sweepTimer.unref?.();
+      const key = resolveDir(dir || ".");
+      let entry = cache.get(key);
+      if (entry && !entry.layout) {
+        if (now - entry.at < NEGATIVE_TTL_MS) return EMPTY;
+        entry = undefined;
+      }
+      if (entry && now - entry.configCheckedAt >= CONFIG_CHECK_MS) {
+        // Re-discover if the config changed (origin edited, repository re-initialised).
+        const cfg = statKey(fs, entry.configPath);
+        if (!sameKeys(cfg, entry.configKey)) entry = undefined;
+        else entry.configCheckedAt = now;
+      }
+      const fresh = !entry;
+      if (!entry) {
+        const layout = discover(fs, key);
+        if (!layout) {
+          remember(key, { at: now, layout: null });
+          return EMPTY;
+        }
+        entry = newEntry(fs, layout, now);
+        remember(key, entry);
+      }
+      const burst = now - entry.usedAt < KEEP_MS && now >= entry.usedAt;
+      entry.usedAt = now;
+      const before = entry.headFacts;
+      // Validated already in this millisecond of the instance's clock (not options.now, a seam that may stand
+      // still): a burst of calls pays the stats once per millisecond.
+      const tick = clock();
+      if (entry.headFacts && entry.validAt === tick && entry.out) return entry.out;
+      if (entry.headFacts) {
+        const u = unchanged(fs, entry.watchPaths, entry.headKey, entry.fds);
+        if (u === 1) entry.validAt = tick;
+        if (u === -1) {
+          // HEAD is gone: the repository moved or was deleted; look again next time.
+          release(entry);
+          cache.delete(key);
+          return EMPTY;
+        }
+        if (u === 0) {
+          release(entry);
+          entry.headFacts = null;
+        }
+      }
+      if (!entry.headFacts) readFacts(fs, entry, fresh, before);
+      if (burst && entry.fds === null) hold(fs, entry);
+      if (!entry.out) entry.out = factsOut(entry);
+      return entry.out;
     } catch {
-      sweepTimer = null; // no timers: descriptors live until the next change, eviction, or exit
+      return EMPTY;
     }
   }
+
+  /** Forgets every cached repository and closes the descriptors held for them (tests; before unmounting). */
+  function clear() {
+    pool.closeAll();
+    cache.clear();
+  }
+
+  return { gitContext, clear };
 }
 
-function release(entry) {
-  if (!entry || entry.fds === null) return;
+/** A cache entry for a repository just discovered: its layout, origin and name; HEAD not read yet. */
+function newEntry(fs, layout, now) {
+  const configPath = path.join(layout.common, "config");
+  const configKey = statKey(fs, configPath);
+  const origin = cleanRemote(originFromConfig(readText(fs, configPath)));
+  return {
+    at: now,
+    layout,
+    configPath,
+    configKey,
+    configCheckedAt: now,
+    out: null,
+    base: { git_dir: layout.common, repo: repoName(origin, layout.common), origin },
+    watchPaths: null,
+    headKey: null,
+    headFacts: null,
+    fds: null, // held descriptors of watchPaths (-1 where none), or null
+    usedAt: -Infinity,
+    validAt: -1, // the clock reading at which the keys last matched (HEAD and the tip then, to the millisecond)
+  };
+}
+
+/** Reads HEAD and the branch tip into `entry` (whose facts are unknown or stale); `before` are the facts it had. */
+function readFacts(fs, entry, fresh, before) {
+  if (fresh) {
+    // The first call for this directory (often the only one: a `record` or hook process) reads the facts once
+    // and records no key: a next call, if any, matches no key and reads them again, keyed as below.
+    entry.headFacts = readHead(fs, entry.layout);
+    entry.watchPaths = watchList(entry.layout, entry.headFacts.watch);
+    entry.headKey = [];
+    entry.out = null;
+    return;
+  }
+  // Read the key before the facts: a change in between makes the next call read again (never stale).
+  const first = readHead(fs, entry.layout);
+  const paths = watchList(entry.layout, first.watch);
+  const keys = keysOf(fs, paths);
+  entry.headFacts = readHead(fs, entry.layout);
+  entry.watchPaths = watchList(entry.layout, entry.headFacts.watch);
+  // HEAD moved to another ref between the two reads: these facts are not covered by the keys; read again next
+  // call (an empty key never matches).
+  entry.headKey = entry.watchPaths.join("\0") === paths.join("\0") ? keys : [];
+  // Same facts as before (e.g. the keyed read after a first, unkeyed one): the same object comes back.
+  const read = entry.headFacts;
+  if (!before || before.head !== read.head || before.branch !== read.branch) entry.out = null;
+}
+
+/** The facts of `entry` as one frozen object: the same object until something changes, so callers can compare
+ *  by identity. */
+function factsOut(entry) {
+  const out = {};
+  for (const [k, v] of Object.entries(entry.base)) if (v) out[k] = v;
+  if (entry.headFacts.head) out.head = entry.headFacts.head;
+  if (entry.headFacts.branch) out.branch = entry.headFacts.branch;
+  return Object.freeze(out);
+}
+
+/** A read-only descriptor of `p` if it is the very file whose key sits at keys[j..j+4], else -1 (stat'ed by path). */
+function heldFd(fs, p, keys, j) {
+  if (keys[j] === -1) return -1; // absent: stat'ed by path
+  let fd = -1;
+  try {
+    fd = fs.openSync(p, "r");
+    const st = fs.fstatSync(fd);
+    if (st.ino === keys[j] && st.size === keys[j + 1] && st.mtimeMs === keys[j + 2] && st.ctimeMs === keys[j + 3]) {
+      return fd;
+    }
+  } catch {
+    // unreadable or gone: stat'ed by path
+  }
+  if (fd >= 0) closeQuietly(fs, fd);
+  return -1;
+}
+
+function closeHeld(entry) {
   for (const fd of entry.fds) if (fd >= 0) closeQuietly(entry.fs, fd);
   entry.fds = null;
-  holding.delete(entry);
 }
 
-function sweep() {
-  sweepTimer = null;
-  const cutoff = Date.now() - KEEP_MS;
-  for (const entry of [...holding]) if (!(entry.usedAt > cutoff)) release(entry);
-  if (holding.size > 0) {
-    sweepTimer = setTimeout(sweep, KEEP_MS);
-    sweepTimer.unref?.();
-  }
+const defaultFacts = createGitFacts();
+
+/** Git facts for `dir` from the default instance (see createGitFacts). */
+export function gitContext(dir, options) {
+  return defaultFacts.gitContext(dir, options);
 }
 
-/** Forgets every cached repository and closes the descriptors held for them (tests; before unmounting). */
+/** Forgets every repository the default instance cached and closes the descriptors it holds. */
 export function clearGitCache() {
-  for (const entry of [...holding]) release(entry);
-  cache.clear();
+  defaultFacts.clear();
 }
