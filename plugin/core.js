@@ -147,6 +147,7 @@ export function fallbackOutcome(input, now, reason, context, { eid = newEid(), e
     reason,
     warnings: [reason],
     redactions: 0,
+    fallback: true,
   };
 }
 
@@ -160,7 +161,7 @@ export function fallbackMarker(now, eid, count, totalBytes, context, warning) {
     ["pieces", count],
     ["note", "input over the size bound; its pieces are in the quarantine file under this eid"],
   ];
-  return { line: fallbackLine(members, context), target: "main", eid, style: "marker", warnings: [warning], redactions: 0 };
+  return { line: fallbackLine(members, context), target: "main", eid, style: "marker", warnings: [warning], redactions: 0, fallback: true };
 }
 
 function sizeOf(input) {

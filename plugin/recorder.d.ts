@@ -47,9 +47,26 @@ export interface RecordOptions {
   fs?: typeof import("node:fs");
 }
 
+/** Why an append failed: the OS error (see `reason` for it in words), SHORT for a write that stopped without
+ *  one, EOTHER for any other error. */
+export type WriteErrorCode =
+  | "EACCES" | "EPERM" | "EROFS" | "ENOSPC" | "EDQUOT" | "EISDIR" | "ENOTDIR" | "ELOOP" | "ENOENT" | "EIO"
+  | "EFBIG" | "ENXIO" | "EAGAIN" | "ENAMETOOLONG" | "EMFILE" | "ENFILE" | "EBADF" | "ESTALE" | "SHORT" | "EOTHER";
+
+/** What happened, closed, for callers to switch on (never parse `reason`):
+ *  - "recorded": in the main file;
+ *  - "quarantined": kept verbatim in the quarantine file (the core could not keep it faithfully);
+ *  - "oversized": over the size bound, kept in pieces in the quarantine file, with a marker in the main file;
+ *  - "core-failed": the core could not run; kept whole, unredacted, in the quarantine file;
+ *  - a WriteErrorCode: nothing was written, the file could not be;
+ *  - "EINTERNAL": nothing was written, the recorder met an error it did not expect. */
+export type RecordCode = "recorded" | "quarantined" | "oversized" | "core-failed" | WriteErrorCode | "EINTERNAL";
+
 export interface RecordStatus {
   /** recorded: in the main file; quarantined: in <stem>.quarantine.jsonl; skipped: nothing written. */
   status: "recorded" | "quarantined" | "skipped";
+  /** The closed code of what happened. */
+  code: RecordCode;
   /** The file the line went to (or would have gone to, when skipped). */
   file: string;
   eid: string | null;

@@ -6,7 +6,7 @@ import { closeQuietly, fs as nodeFs, os, path } from "./builtins.js";
 import { Core, newEid } from "./core.js";
 import { readFully, writeFully } from "./io.js";
 import { gitContext } from "./git.js";
-import { appendLine } from "./writer/index.js";
+import { appendLine, closedCode } from "./writer/index.js";
 import { quarantinePath, resolver, resolveTarget } from "./paths.js";
 import { envOf, refreshEnv, settingsOf } from "./settings.js";
 
@@ -162,8 +162,13 @@ export function record(input, options = {}) {
     if (core.warnings.length) status.optionWarnings = [...core.warnings];
     return status;
   } catch (e) {
-    return { status: "skipped", file: file || safeTarget(options), eid: null, reason: `EINTERNAL: ${e && e.message ? e.message : e}` };
+    return internalFailure(file || safeTarget(options), e);
   }
+}
+
+/** What record() returns when something it did not expect threw: nothing was written. */
+function internalFailure(file, e) {
+  return { status: "skipped", code: "EINTERNAL", file, eid: null, reason: `EINTERNAL: ${e && e.message ? e.message : e}` };
 }
 
 function writeOutcome(outcome, file, options, extraWarnings) {
@@ -172,8 +177,8 @@ function writeOutcome(outcome, file, options, extraWarnings) {
   const w = appendLine(dest, outcome.line, writerOptions(options));
   const warnings = [...(outcome.warnings ?? []), ...extraWarnings, ...(w.warnings ?? [])];
   const status = w.ok
-    ? { status: toQuarantine ? "quarantined" : "recorded", file: dest, eid: outcome.eid }
-    : { status: "skipped", file: dest, eid: null, reason: w.reason };
+    ? { status: toQuarantine ? "quarantined" : "recorded", code: toQuarantine ? (outcome.fallback ? "core-failed" : "quarantined") : "recorded", file: dest, eid: outcome.eid }
+    : { status: "skipped", code: closedCode(w.code), file: dest, eid: null, reason: w.reason };
   if (w.ok && toQuarantine) status.reason = outcome.reason ?? "quarantined by the core";
   if (warnings.length) status.warnings = warnings;
   return status;
@@ -246,7 +251,7 @@ export function recordSource(source, options = {}) {
       if (w.warnings) warnings.push(...w.warnings);
       if (!w.ok) {
         const reason = i === 0 ? w.reason : `${w.reason} (after ${i} of ${count} pieces were written under eid ${eid})`;
-        return { status: "skipped", file: qfile, eid: null, reason, warnings };
+        return { status: "skipped", code: closedCode(w.code), file: qfile, eid: null, reason, warnings };
       }
     }
     const marker = core.marker(now, eid, count, source.size);
@@ -254,13 +259,13 @@ export function recordSource(source, options = {}) {
     if (w.warnings) warnings.push(...w.warnings);
     const reason = `input of ${source.size} bytes is over the ${SPLIT_ABOVE_BYTES}-byte bound: kept in ${count} pieces in the quarantine file`;
     if (!w.ok) {
-      return { status: "quarantined", file: qfile, eid, reason: `${reason}; the main-file marker was not written: ${w.reason}`, warnings };
+      return { status: "quarantined", code: "oversized", file: qfile, eid, reason: `${reason}; the main-file marker was not written: ${w.reason}`, warnings };
     }
-    const status = { status: "quarantined", file: qfile, eid, reason };
+    const status = { status: "quarantined", code: "oversized", file: qfile, eid, reason };
     if (warnings.length) status.warnings = warnings;
     return status;
   } catch (e) {
-    return { status: "skipped", file: file || safeTarget(options), eid: null, reason: `EINTERNAL: ${e && e.message ? e.message : e}` };
+    return internalFailure(file || safeTarget(options), e);
   }
 }
 
@@ -315,7 +320,7 @@ export function recordFd(fd, options = {}) {
       r.warnings = [...(r.warnings ?? []), why];
       return r;
     }
-    return { status: "skipped", file: safeTarget(options), eid: null, reason: `${(e && e.code) || "EIO"}: ${why}` };
+    return { status: "skipped", code: closedCode((e && e.code) || "EIO"), file: safeTarget(options), eid: null, reason: `${(e && e.code) || "EIO"}: ${why}` };
   } finally {
     if (spool) {
       closeQuietly(fs, spool.fd);

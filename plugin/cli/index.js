@@ -80,7 +80,7 @@ export async function runCli() {
       process.stderr.write(`record: not recorded: internal error: ${e && e.stack ? e.stack : e}\n`);
       if (process.argv.includes("--json")) {
         const reason = `EINTERNAL: ${e && e.message ? e.message : e}`;
-        process.stdout.write(JSON.stringify({ status: "skipped", file: null, eid: null, reason }) + "\n");
+        process.stdout.write(JSON.stringify({ status: "skipped", code: "EINTERNAL", file: null, eid: null, reason }) + "\n");
       }
     } catch {
       // nothing

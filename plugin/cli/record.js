@@ -37,7 +37,7 @@ Options:
   --session S      stamp session S   (default: env AI_RECORDINGS_SESSION)
   --model M        stamp model M     (default: env AI_RECORDINGS_MODEL)
   --agent A        stamp agent A     (default: env AI_RECORDINGS_AGENT)
-  --json           print one status line: {"status","file","eid","reason"}
+  --json           print one status line: {"status","code","file","eid","reason"}
   --no-redact      keep secrets as written (redaction is on by default)
   --redact-pattern RE   also redact what the regular expression RE matches (its group 1 if it has one);
                    reported as rule custom-<n>; repeatable
@@ -168,7 +168,7 @@ export async function recordCommand(args) {
 function report(status, json) {
   for (const w of status.optionWarnings ?? []) say(2, `record: option ignored: ${w}\n`);
   if (json) {
-    const line = { status: status.status, file: status.file, eid: status.eid ?? null, reason: status.reason ?? null };
+    const line = { status: status.status, code: status.code, file: status.file, eid: status.eid ?? null, reason: status.reason ?? null };
     say(1, JSON.stringify(line) + "\n");
     return;
   }

@@ -23,6 +23,15 @@ const PLAIN = {
   SHORT: "short write",
 };
 
+/** The codes a failed append reports in its closed `code` (RecordStatus.code): those above, EOTHER for any
+ *  other error. */
+export const WRITE_ERROR_CODES = [...Object.keys(PLAIN), "EOTHER"];
+
+/** `code` as one of WRITE_ERROR_CODES. */
+export function closedCode(code) {
+  return Object.hasOwn(PLAIN, code) ? code : "EOTHER";
+}
+
 /** The error's code, or EUNKNOWN for anything thrown without one. */
 export function codeOf(err) {
   return (err && typeof err.code === "string" && err.code) || "EUNKNOWN";

@@ -134,11 +134,11 @@ test("pure usage errors without entry text exit 2 and write nothing", (t) => {
   assert.equal(fs.existsSync(file), false);
 });
 
-test("--json prints exactly status, file, eid, reason; without it success is silent", () => {
+test("--json prints exactly status, code, file, eid, reason; without it success is silent", () => {
   const { file, env } = setup();
   const r = runCli(["--json", "hello"], { env });
-  assert.deepEqual(Object.keys(r.json), ["status", "file", "eid", "reason"]);
-  assert.deepEqual([r.json.status, r.json.file, r.json.reason], ["recorded", file, null]);
+  assert.deepEqual(Object.keys(r.json), ["status", "code", "file", "eid", "reason"]);
+  assert.deepEqual([r.json.status, r.json.code, r.json.file, r.json.reason], ["recorded", "recorded", file, null]);
   assert.equal(entries(file)[0].eid, r.json.eid);
   const quiet = runCli(["hello again"], { env });
   assert.deepEqual([quiet.code, quiet.stdout, quiet.stderr], [0, "", ""]);
@@ -153,7 +153,7 @@ test("not recorded: exit 0, one short stderr line; --json says skipped with the 
   assert.equal(r.stdout, "");
   assert.equal(r.stderr, `record: not recorded (EISDIR: target is a directory): ${dir}\n`);
   const j = runCli(["--json", "--file", dir, "lost?"], { env });
-  assert.deepEqual(j.json, { status: "skipped", file: dir, eid: null, reason: "EISDIR: target is a directory" });
+  assert.deepEqual(j.json, { status: "skipped", code: "EISDIR", file: dir, eid: null, reason: "EISDIR: target is a directory" });
 });
 
 test("--help documents options, env vars, target resolution and exit status", () => {
@@ -313,6 +313,7 @@ test("without a loadable core the entry is still kept, whole, in quarantine (JS 
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.status, "quarantined");
+  assert.equal(out.code, "core-failed");
   assert.match(out.reason, /^core failed: .*core unavailable/);
   const [e] = entries(path.join(d, "nocore.quarantine.jsonl"));
   assert.equal(e.raw, text);

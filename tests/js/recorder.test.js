@@ -272,3 +272,28 @@ test("redaction: on by default; off with redact:false or env AI_RECORDINGS_REDAC
   const notes = entries(file).map((e) => e.note.includes(secret));
   assert.deepEqual(notes, [false, true, true, false]);
 });
+
+test("record() says what happened in a closed code", () => {
+  const { d, file, opts } = setup();
+  assert.equal(record('{"note":"fine"}', opts).code, "recorded");
+  assert.equal(record('{"a": "unterminated', opts).code, "quarantined");
+  const big = record(Buffer.alloc(SPLIT_ABOVE_BYTES + 10, 0x61), opts);
+  assert.deepEqual([big.status, big.code], ["quarantined", "oversized"]);
+  const dir = path.join(d, "a-dir");
+  fs.mkdirSync(dir);
+  const skipped = record("x", { ...opts, file: dir });
+  assert.deepEqual([skipped.status, skipped.code], ["skipped", "EISDIR"]);
+  assert.match(skipped.reason, /^EISDIR: /);
+  // An error the writer has no words for is EOTHER, its own code still in the reason.
+  const odd = { ...fs, openSync: () => { const e = new Error("weird"); e.code = "EWEIRD"; throw e; } };
+  const other = record("x", { ...opts, file: path.join(d, "other.jsonl"), fs: odd });
+  assert.deepEqual([other.code, other.reason.split(":")[0]], ["EOTHER", "EWEIRD"]);
+  assert.ok(fs.existsSync(file));
+});
+
+test("recorder.d.ts lists exactly the writer's closed error codes", async () => {
+  const { WRITE_ERROR_CODES } = await import("../../plugin/writer/index.js");
+  const dts = fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), "../../plugin/recorder.d.ts"), "utf8");
+  const union = /export type WriteErrorCode =([^;]*);/.exec(dts)[1];
+  assert.deepEqual([...union.matchAll(/"([A-Z]+)"/g)].map((m) => m[1]).sort(), [...WRITE_ERROR_CODES].sort());
+});
