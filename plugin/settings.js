@@ -56,6 +56,9 @@ const parsed = new WeakMap(); // frozen env → its settings
  *   auto                          false (all automatic triggers off), true (all on), or the list of names on
  *   gatePatterns                  extra gate commands (regular expressions), a list
  *   debug                         hook mode says on stderr what it did
+ *   recall                        false turns recall off (the tool, hints; `record recall` says it is off)
+ *   hints                         false turns the hints added to failures off
+ *   indexDir                      where recall indexes live (default under XDG_DATA_HOME)
  */
 export function settingsOf(env) {
   const frozen = Object.isFrozen(env);
@@ -91,6 +94,9 @@ export function settingsOf(env) {
     auto: autoOf(str("AI_RECORDINGS_AUTO")),
     gatePatterns: list(env.AI_RECORDINGS_GATE_PATTERNS),
     debug: flag(env.AI_RECORDINGS_DEBUG) === true,
+    recall: bool("AI_RECORDINGS_RECALL"),
+    hints: bool("AI_RECORDINGS_HINTS"),
+    indexDir: str("AI_RECORDINGS_INDEX_DIR"),
     problems,
   };
   if (frozen) parsed.set(env, Object.freeze(out));
