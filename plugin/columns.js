@@ -86,6 +86,20 @@ export function commandsIn(text) {
   return out;
 }
 
+/** Commands a free text names anywhere: from each known program word on ("why does cargo test fail" →
+ *  "cargo test"), besides what commandsIn finds. For queries, where nothing is quoted. */
+export function commandsNamed(text) {
+  const out = commandsIn(text);
+  if (typeof text !== "string") return out;
+  const words = text.split(/\s+/);
+  for (let i = 0; i < words.length; i++) {
+    if (!PROGRAMS.test(words[i])) continue;
+    const k = commandKeys(words.slice(i, i + 4).join(" "))[0];
+    if (k && !out.includes(k)) out.push(k);
+  }
+  return out;
+}
+
 /** The files and commands an entry names: its `command`/`commands`/`cmd` and `file`/`files`/`path` members,
  *  and what its text quotes. `commands` are commandKeys; `files` paths as written. */
 export function namesOf(entry) {
