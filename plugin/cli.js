@@ -22,6 +22,8 @@ Subcommands (each has --help):
   read       print recordings across rotated archives, resumable with a cursor
   sessions   the sessions seen in the recordings
   show EID   one entry as Markdown
+  recall [QUERY...]  past entries that match QUERY, best first (every word after "recall" is the
+             query: "record -- recall ..." records such a sentence)
   md         recent entries as Markdown
   doctor     why a recording that should exist does not (writability, status record, setup)
   mcp        serve the "record" tool over MCP (stdio), for Claude Code, Codex and other MCP clients
@@ -102,13 +104,17 @@ const SUBCOMMANDS = {
   doctor: commands("doctor"),
   mcp: (args) => importSibling("./mcp.js").then((m) => m.runMcp({ args })),
   hook: (args) => import("./hook.js").then((m) => m.runHookArgs(args)),
+  recall: (args) => importSibling("./cli/recall.js").then((m) => m.recall(args, {})),
 };
+// Subcommands whose words are all arguments (a query).
+const ALL_WORDS = new Set(["recall"]);
 // Subcommands that take one plain word (an eid; a host name).
 const ONE_WORD = { show: /^[^\s]{1,64}$/, hook: /^(claude-code|codex)$/ };
 
 /** Whether `args` (argv) invoke a subcommand rather than record text. */
 function isSubcommand(args) {
   if (args.length === 0 || !Object.hasOwn(SUBCOMMANDS, args[0])) return false;
+  if (ALL_WORDS.has(args[0])) return true;
   if (args.length === 1 || args[1].startsWith("-")) return true;
   const word = ONE_WORD[args[0]];
   return Boolean(word && word.test(args[1]) && (args.length === 2 || args[2].startsWith("-")));

@@ -8,6 +8,9 @@ import { COLUMN_WEIGHTS, MIN_EVIDENCE, MIN_RELEVANCE, boost, ideal, idf } from "
 const CANDIDATES = 200;
 
 const COLS = "e.id, e.eid, e.line, e.git_dir, e.session, e.capture, e.t, e.files, e.commands, e.kind, e.trigger, e.ts, e.repo";
+// The entries that name a hit's eid, and the entries whose eid the hit names.
+const CORRECTED_BY = `SELECT ${COLS} FROM refs r JOIN entries e ON e.id = r.id WHERE r.eid = ? ORDER BY e.id`;
+const CORRECTS = `SELECT ${COLS} FROM refs r JOIN entries e ON e.eid = r.eid WHERE r.id = ? ORDER BY e.id`;
 
 /** Document counts of the words, as FTS5 stems them (the query's words go through the same tokenizer in a
  *  scratch table, so "failing" is counted as "fail"). Returns { total, counts } in the words' order. */
@@ -83,12 +86,17 @@ export function search(db, text, options = {}) {
   for (const h of scored) {
     if (shown.has(h.id)) continue;
     shown.add(h.id);
-    h.correctedBy = related(db, "SELECT " + COLS + " FROM refs r JOIN entries e ON e.id = r.id WHERE r.eid = ? ORDER BY e.id", h.eid, shown, options);
-    h.corrects = related(db, "SELECT " + COLS + " FROM refs r JOIN entries e ON e.eid = r.eid WHERE r.id = ? ORDER BY e.id", h.id, shown, options);
-    hits.push(h);
+    hits.push(attach(db, h, shown, options));
     if (hits.length >= limit) break;
   }
   return { hits, words: q.words };
+}
+
+/** Adds to a hit the entries that correct it and that it corrects, each shown once in a result. */
+function attach(db, h, shown, options) {
+  h.correctedBy = related(db, CORRECTED_BY, h.eid, shown, options);
+  h.corrects = related(db, CORRECTS, h.id, shown, options);
+  return h;
 }
 
 function related(db, sql, key, shown, options) {
@@ -103,3 +111,34 @@ function related(db, sql, key, shown, options) {
   return out;
 }
 
+
+/** Without a query: the newest entries someone wrote (not automatic captures) in the scope, with their
+ *  corrections, newest first. Same options as search; score is 0. */
+export function recent(db, _query, options = {}) {
+  const where = ["e.capture IS NOT 'auto'"];
+  const params = [];
+  if ((options.scope ?? "repo") === "repo" && options.gitDir) {
+    where.push("e.git_dir = ?");
+    params.push(options.gitDir);
+  }
+  if (options.session && !options.includeSession) {
+    where.push("e.session IS NOT ?");
+    params.push(options.session);
+  }
+  const limit = options.limit ?? 10;
+  // Read a few more than asked: entries shown under a correction do not count as hits of their own.
+  const rows = db.all(`SELECT ${COLS} FROM entries e WHERE ${where.join(" AND ")} ORDER BY e.id DESC LIMIT ?`, ...params, limit * 2);
+  const shown = new Set();
+  const hits = [];
+  for (const r of rows) {
+    if (shown.has(r.id) || hits.length >= limit) continue;
+    shown.add(r.id);
+    const h = hitOf(r);
+    h.score = 0;
+    hits.push(attach(db, h, shown, options));
+  }
+  return {
+    hits,
+    words: [],
+  };
+}
