@@ -18,7 +18,8 @@
 // shape they take), so the fields, size bounds and the gate list are the plugin's. Redaction is the core's.
 //
 // Contract with the host: always exit 0, quickly, and print nothing on stdout (hosts act on hook output: a
-// Stop hook's `{"decision":"block"}` or exit 2 would force another turn). A payload that is not a hook event
+// Stop hook's `{"decision":"block"}` or exit 2 would force another turn) — except, for Claude Code's
+// PostToolUseFailure, the one documented JSON object carrying a recall hint as additionalContext. A payload that is not a hook event
 // (not JSON, not an object, no hook_event_name, or a known event missing its fields) is passed to record()
 // byte for byte, so the core keeps it: broken JSON and non-UTF-8 go to quarantine, anything else is kept as
 // given — never lost. Set AI_RECORDINGS_DEBUG=1 to see what happened on stderr.
@@ -26,7 +27,7 @@
 // Fast path: this module does not import the MCP SDK, and loads the recorder (wasm) only when there is an
 // entry to write. Events that call for no entry (a passing command, a non-gate failure) cost a node start.
 
-import { closeQuietly, fs, isMainModule } from "./builtins.js";
+import { closeQuietly, fs, importSibling, isMainModule } from "./builtins.js";
 import { createState, entryFromToolAfter, entryFromEvent, isGate, resolveOptions } from "./hooks.js";
 
 export const HOSTS = ["claude-code", "codex"];
@@ -405,11 +406,11 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
     const fileFlag = flagValue(args, "--file");
     const opts = resolveOptions(null, env);
     let plan;
+    let payload;
     // No payload at all (a host or a person running the command with nothing on stdin): nothing to keep.
     if (raw.length <= 4096 && /^\s*$/.test(raw.toString("latin1"))) plan = { kind: "none" };
     else if (raw.length > MAX_PARSE_BYTES) plan = { kind: "raw", why: `payload of ${raw.length} bytes not parsed` };
     else {
-      let payload;
       try {
         payload = JSON.parse(raw.toString("utf8"));
       } catch {
@@ -435,6 +436,11 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
       const o = { ...base };
       for (const [k, v] of Object.entries(plan.options)) if (v !== undefined) o[k] = v;
       status = rec(JSON.stringify(plan.entry), o);
+      // Claude Code reads a PostToolUseFailure hook's additionalContext: a hint from recall, when one matches.
+      if (host === "claude-code" && payload?.hook_event_name === "PostToolUseFailure") {
+        const out = await (await importSibling("./recall/hook.js")).claudeHint(payload, { env, file: base.file });
+        if (out) fs.writeSync(1, out);
+      }
     }
     say(`${status?.status} ${status?.eid ?? ""} ${status?.file ?? ""} ${status?.reason ?? ""}`);
   } catch (e) {

@@ -83,6 +83,15 @@ export function indexPath(file, options = {}) {
   return path.join(path.resolve(dir), `${name}-${shortHash(path.resolve(file))}.sqlite`);
 }
 
+/** The eids hook mode already hinted in a session: `$XDG_STATE_HOME/opencode-recordings/hinted/<session>`
+ *  (XDG_STATE_HOME defaulting to ~/.local/state), the session id made safe for a file name. */
+export function hintedPath(session, options = {}) {
+  const env = envOf(options);
+  const state = env.XDG_STATE_HOME || path.join(env.HOME || os.homedir(), ".local", "state");
+  const name = String(session).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 128) || "_";
+  return path.join(state, "opencode-recordings", "hinted", name);
+}
+
 /** The rotation lock beside a recordings file. */
 export function lockPath(file) {
   return file + ".lock";

@@ -93,5 +93,5 @@ export function formatHint(hits, { budget = 1024 } = {}) {
   if (!hits.length) return "";
   const head = "[recordings] Past entries from this repository that match this failure (record show EID for one in full):\n";
   const body = formatHits(hits, { budget: budget - bytes(head), more: "recall for the rest" });
-  return body ? head + body.trimEnd() : "";
+  return body && !body.startsWith("… ") ? head + body.trimEnd() : "";
 }

@@ -3,6 +3,7 @@
 // quoted, so no query can fail to parse.
 
 import { commandsNamed, filesIn } from "../columns.js";
+import { PLACEHOLDER_WORD } from "./schema.js";
 
 /** The most words one query keeps (a failure's output can hold thousands). */
 export const MAX_TERMS = 48;
@@ -25,7 +26,7 @@ export function wordsOf(text, max = MAX_TERMS) {
   if (typeof text !== "string") return out;
   for (const m of text.matchAll(WORD)) {
     const w = m[0].toLowerCase();
-    if (w.length < 2 || STOP.has(w) || /^\d{1,3}$|^\d{7,}$/.test(w) || out.includes(w)) continue;
+    if (w.length < 2 || STOP.has(w) || w === PLACEHOLDER_WORD || /^\d{1,3}$|^\d{7,}$/.test(w) || out.includes(w)) continue;
     out.push(w);
     if (out.length >= max) break;
   }

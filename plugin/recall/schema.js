@@ -36,6 +36,18 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (body, names, content='', toke
 CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab (fts, row);
 `;
 
+/** Placeholder rows in fts (negative rowids, no entry): FTS5's IDF, log((N - n + 0.5) / (n + 0.5)), is zero
+ *  for a word in half the entries, which in a young index of a few entries is every word. These rows hold one
+ *  word no query keeps (query.js drops it), at about an agent note's length, so a young index ranks like an
+ *  older one and an old one is unchanged. */
+export const PLACEHOLDERS = 64;
+export const PLACEHOLDER_WORD = "zzrecallplaceholderzz";
+
+function addPlaceholders(db) {
+  const body = Array(24).fill(PLACEHOLDER_WORD).join(" ");
+  for (let i = 1; i <= PLACEHOLDERS; i++) db.run("INSERT INTO fts (rowid, body, names) VALUES (?, ?, '')", -i, body);
+}
+
 /** Prepares an open database: WAL (readers never wait for a catching-up writer), a busy timeout (two
  *  processes catching up at once take turns), and the tables. Returns false when the file holds an index
  *  of another version (the caller starts it afresh). */
@@ -50,6 +62,7 @@ export function prepare(db) {
     try {
       if ((db.get("PRAGMA user_version")?.user_version ?? 0) === 0) {
         db.exec(DDL);
+        addPlaceholders(db);
         db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       }
       db.exec("COMMIT");
@@ -73,4 +86,5 @@ export function setMeta(db, key, value) {
 export function clear(db) {
   db.exec("DELETE FROM entries; DELETE FROM refs; DELETE FROM meta;");
   db.exec("INSERT INTO fts (fts) VALUES ('delete-all')");
+  addPlaceholders(db);
 }

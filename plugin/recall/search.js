@@ -2,6 +2,7 @@
 // with the entries that correct it or that it corrects (an entry that names another's eid).
 
 import { parseQuery, matchExpression } from "./query.js";
+import { PLACEHOLDERS } from "./schema.js";
 import { COLUMN_WEIGHTS, MIN_EVIDENCE, MIN_RELEVANCE, boost, ideal, idf } from "./rank.js";
 
 /** Candidates read from FTS5 before scoring: the boosts reorder within them, they do not reach past them. */
@@ -23,7 +24,7 @@ function documentCounts(db, words) {
   db.run("INSERT INTO temp.q (rowid, x) VALUES (1, ?)", words.join(" "));
   const stems = new Array(words.length).fill(null);
   for (const r of db.all("SELECT term, offset FROM temp.qv")) if (r.offset < stems.length) stems[r.offset] = r.term;
-  const total = Number(db.get("SELECT max(id) n FROM entries")?.n ?? 0);
+  const total = Number(db.get("SELECT max(id) n FROM entries")?.n ?? 0) + PLACEHOLDERS;
   const counts = stems.map((s) => (s === null ? 0 : Number(db.get("SELECT doc FROM vocab WHERE term = ?", s)?.doc ?? 0)));
   return { total, counts };
 }
@@ -50,7 +51,7 @@ export function search(db, text, options = {}) {
   const context = { gitDir: options.gitDir ?? null, now };
   if (!q.words.length) return { hits: [], words: q.words };
   const { total, counts } = documentCounts(db, q.words);
-  if (total === 0) return { hits: [], words: q.words };
+  if (total === PLACEHOLDERS) return { hits: [], words: q.words };
   const unit = mode === "hint" ? idf(total, 1) : ideal(total, counts);
   const min = options.min ?? (mode === "hint" ? MIN_EVIDENCE : MIN_RELEVANCE);
   // A hint matches what entries say (not the names they share, which only boost), and only entries someone
