@@ -44,8 +44,9 @@ export function parseQuery(text) {
   return { words: wordsOf(t), files: filesIn(t), commands: commandsNamed(t) };
 }
 
-// Lines of a tool's output that say what went wrong.
-const ERROR_LINE = /error|fail|panic|exception|traceback|cannot|can't|could not|unable|not found|no such|undefined|denied|refused|timed? ?out|missing|invalid|unexpected|expected|mismatch|EADDRINUSE|ENOENT|EACCES|abort/i;
+// Lines of a tool's output that say what went wrong (tested with the files named in them taken out, so a
+// `fail.js` or `errors.rs` in a path does not count).
+const ERROR_LINE = /\b(?:error|fail|panic|exception|traceback|cannot|can't|could not|unable|not found|no such|undefined|denied|refused|timed? ?out|missing|invalid|unexpected|expected|mismatch|assert|abort|not ok)|EADDRINUSE|ENOENT|EACCES|[✗✕×]/i;
 // A path with a directory part: named as a file for the boosts, not as words (src, lib, test say nothing).
 const PATHISH = /(?:[\w@.+-]*\/)+[\w@.+-]+(?:[:(]\d+(?:[,:]\d+)*\)?)?/g;
 
@@ -54,7 +55,7 @@ const PATHISH = /(?:[\w@.+-]*\/)+[\w@.+-]+(?:[:(]\d+(?:[,:]\d+)*\)?)?/g;
 export function failureQuery(failure = {}) {
   const text = [failure.error, failure.output].filter((x) => typeof x === "string").join("\n");
   const all = text.split("\n");
-  let errs = all.filter((l) => ERROR_LINE.test(l));
+  let errs = all.filter((l) => ERROR_LINE.test(filesIn(l).reduce((t, f) => t.split(f).join(" "), l)));
   if (!errs.length) errs = all.filter((l) => l.trim()).slice(-8);
   const command = typeof failure.command === "string" ? failure.command : "";
   return {
