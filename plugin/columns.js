@@ -31,8 +31,10 @@ export function contentStrings(entry) {
   return out;
 }
 
-// A file is a word with a known extension, or a path of several segments ending in one.
-const FILE = /(?:^|[\s"'`(\[<=:,])((?:\.{0,2}\/)?(?:[\w@.+-]+\/)*[\w@+-][\w@.+-]*\.(?:[cm]?[jt]sx?|rs|py|go|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|sh|ps1|toml|ya?ml|json[c5l]?|lock|md|txt|sql|proto|css|scss|html|vue|svelte|zig|ex|exs|erl|hs|ml|lua|dart|gradle|xml|ini|cfg|conf|env|tf|nix|wasm))(?=$|[\s"'`)\]>:,;.!?])/g;
+// A file is a word with a known extension, or a path of several segments ending in one. Words are found by
+// splitting (a regular expression scanning for paths backtracks at every position of a long output).
+const FILE_WORD = /^(?:\.{0,2}\/)?(?:[\w@.+-]+\/)*[\w@+-][\w@.+-]*\.(?:[cm]?[jt]sx?|rs|py|go|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|sh|ps1|toml|ya?ml|json[c5l]?|lock|md|txt|sql|proto|css|scss|html|vue|svelte|zig|ex|exs|erl|hs|ml|lua|dart|gradle|xml|ini|cfg|conf|env|tf|nix|wasm)$/;
+const FILE_SPLIT = /[\s"'`()[\]<>=,;|{}]+/;
 // Words that start a command worth naming when an entry quotes it in text.
 const PROGRAMS = /^(cargo|npm|pnpm|yarn|bun|npx|bunx|node|deno|go|make|gmake|pytest|python3?|pip|uv|poetry|tox|ruff|mypy|tsc|eslint|prettier|jest|vitest|mocha|git|docker|kubectl|terraform|gradle|gradlew|mvn|dotnet|swift|zig|rustc|rustup|gcc|clang|cmake|ctest|meson|ninja|mix|rake|rspec|bundle|composer|psql|sqlite3|curl|opencode|claude|codex|record)$/;
 // Shell steps that only set the scene for the command that matters.
@@ -59,30 +61,33 @@ export function commandKeys(line) {
   return out;
 }
 
-/** Files named in a text (paths as written, "./" dropped). */
+/** Files named in a text (paths as written, "./" dropped; a trailing `:line:col` or punctuation is not part). */
 export function filesIn(text) {
   const out = [];
-  if (typeof text !== "string") return out;
-  FILE.lastIndex = 0;
-  for (let m = FILE.exec(text); m; m = FILE.exec(text)) {
-    const f = m[1].replace(/^\.\//, "");
-    if (!/^\d+(\.\d+)+$/.test(f) && !/^https?:/.test(f) && !out.includes(f)) out.push(f);
+  if (typeof text !== "string" || !text.includes(".")) return out;
+  for (let w of text.split(FILE_SPLIT)) {
+    if (w.length < 3 || w.length > 300 || !w.includes(".") || w.includes("://")) continue;
+    w = w.replace(/(?::\d+)+:?$/, "").replace(/[.:!?]+$/, "");
+    if (!FILE_WORD.test(w)) continue;
+    const f = w.replace(/^\.\//, "");
+    if (!/^\d+(\.\d+)+$/.test(f) && !out.includes(f)) out.push(f);
   }
   return out;
 }
 
-/** Commands quoted in a text: backticked snippets and lines that start with a known program. */
+/** Commands quoted in a text: backticked snippets, shell-prompt lines (`$ cargo test`), and a first line that
+ *  starts with a known program ("npm run lint: eslint crashes ..."); each must start with a known program.
+ *  Later lines of a long output are not read for commands: they are mostly the program's own words. */
 export function commandsIn(text) {
   const out = [];
   if (typeof text !== "string") return out;
   const add = (c) => {
     for (const k of commandKeys(c)) if (PROGRAMS.test(k.split(" ")[0]) && !out.includes(k)) out.push(k);
   };
-  for (const m of text.matchAll(/`([^`\n]{2,200})`/g)) add(m[1]);
-  for (const line of text.split("\n")) {
-    const t = line.replace(/^\s*(?:\$|>|#)\s+/, "").trim();
-    if (PROGRAMS.test(t.split(/\s+/)[0] ?? "")) add(t);
-  }
+  if (text.includes("`")) for (const m of text.matchAll(/`([^`\n]{2,200})`/g)) add(m[1]);
+  if (text.includes("$ ")) for (const m of text.matchAll(/^\s*\$ (.{2,200})$/gm)) add(m[1]);
+  const first = text.slice(0, 200).split("\n", 1)[0].trim();
+  if (PROGRAMS.test(first.split(/\s+/, 1)[0])) add(first.split(/[:;,]\s/, 1)[0]);
   return out;
 }
 

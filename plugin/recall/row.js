@@ -8,7 +8,7 @@ import { columnsOf, contentStrings, namesOf } from "../columns.js";
 export const MAX_BODY_CHARS = 32 * 1024;
 
 /** An eid as the core makes it: 13 characters of lower-case Crockford base32. */
-export const EID_WORD = /(?<![0-9a-z])[0-9a-hjkmnp-tv-z]{13}(?![0-9a-z])/g;
+export const EID_WORD = /\b[0-9a-hjkmnp-tv-z]{13}\b/g;
 
 /** The eids a text mentions (other than `own`). */
 export function mentionedEids(text, own) {

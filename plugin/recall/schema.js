@@ -12,7 +12,7 @@
 import { COLUMNS } from "../columns.js";
 
 /** Bumped when the tables change; an index of another version is rebuilt from the files. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const ENTRY_COLUMNS = ["eid", "line", ...COLUMNS, "files", "commands", "t"];
 
@@ -33,6 +33,7 @@ CREATE TABLE IF NOT EXISTS refs (id INTEGER NOT NULL, eid TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS refs_eid ON refs (eid);
 CREATE INDEX IF NOT EXISTS refs_id ON refs (id);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (body, names, content='', tokenize='porter unicode61');
+CREATE TABLE IF NOT EXISTS df (term TEXT PRIMARY KEY, doc INTEGER NOT NULL, total INTEGER NOT NULL) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab (fts, row);
 `;
 
@@ -48,11 +49,14 @@ function addPlaceholders(db) {
   for (let i = 1; i <= PLACEHOLDERS; i++) db.run("INSERT INTO fts (rowid, body, names) VALUES (?, ?, '')", -i, body);
 }
 
+/** How long a process waits for another's write transaction (a catch-up batch takes well under a second). */
+export const BUSY_MS = 30_000;
+
 /** Prepares an open database: WAL (readers never wait for a catching-up writer), a busy timeout (two
  *  processes catching up at once take turns), and the tables. Returns false when the file holds an index
  *  of another version (the caller starts it afresh). */
 export function prepare(db) {
-  db.exec("PRAGMA busy_timeout = 30000");
+  db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
   const version = db.get("PRAGMA user_version")?.user_version ?? 0;
@@ -84,7 +88,7 @@ export function setMeta(db, key, value) {
 
 /** Empties every table (inside the caller's transaction): the index starts again from the files. */
 export function clear(db) {
-  db.exec("DELETE FROM entries; DELETE FROM refs; DELETE FROM meta;");
+  db.exec("DELETE FROM entries; DELETE FROM refs; DELETE FROM meta; DELETE FROM df;");
   db.exec("INSERT INTO fts (fts) VALUES ('delete-all')");
   addPlaceholders(db);
 }

@@ -2,7 +2,7 @@
 // with the entries that correct it or that it corrects (an entry that names another's eid).
 
 import { parseQuery, matchExpression } from "./query.js";
-import { PLACEHOLDERS } from "./schema.js";
+import { BUSY_MS, PLACEHOLDERS } from "./schema.js";
 import { COLUMN_WEIGHTS, MIN_EVIDENCE, MIN_RELEVANCE, boost, ideal, idf } from "./rank.js";
 
 /** Candidates read from FTS5 before scoring: the boosts reorder within them, they do not reach past them. */
@@ -13,8 +13,16 @@ const COLS = "e.id, e.eid, e.line, e.git_dir, e.session, e.capture, e.t, e.files
 const CORRECTED_BY = `SELECT ${COLS} FROM refs r JOIN entries e ON e.id = r.id WHERE r.eid = ? ORDER BY e.id`;
 const CORRECTS = `SELECT ${COLS} FROM refs r JOIN entries e ON e.eid = r.eid WHERE r.id = ? ORDER BY e.id`;
 
+/** A word in more than this share of the entries is left out of the match: its IDF is small, and matching
+ *  it would make FTS5 score most of the index. */
+export const COMMON_SHARE = 0.1;
+/** At most this many words (the rarest) go into the match. */
+export const MATCH_WORDS = 16;
+
 /** Document counts of the words, as FTS5 stems them (the query's words go through the same tokenizer in a
- *  scratch table, so "failing" is counted as "fail"). Returns { total, counts } in the words' order. */
+ *  scratch table, so "failing" is counted as "fail"). Counts come from the df table while the index has not
+ *  grown by a tenth since they were taken, else from vocab (stored back when the index can be written).
+ *  Returns { total, stems, counts } in the words' order. */
 function documentCounts(db, words) {
   db.exec(
     "CREATE VIRTUAL TABLE IF NOT EXISTS temp.q USING fts5 (x, tokenize='porter unicode61');" +
@@ -25,8 +33,48 @@ function documentCounts(db, words) {
   const stems = new Array(words.length).fill(null);
   for (const r of db.all("SELECT term, offset FROM temp.qv")) if (r.offset < stems.length) stems[r.offset] = r.term;
   const total = Number(db.get("SELECT max(id) n FROM entries")?.n ?? 0) + PLACEHOLDERS;
-  const counts = stems.map((s) => (s === null ? 0 : Number(db.get("SELECT doc FROM vocab WHERE term = ?", s)?.doc ?? 0)));
-  return { total, counts };
+  const fresh = [];
+  const counts = stems.map((s) => {
+    if (s === null) return 0;
+    const cached = db.get("SELECT doc, total FROM df WHERE term = ?", s);
+    if (cached && total <= cached.total * 1.1) return Number(cached.doc);
+    const doc = Number(db.get("SELECT doc FROM vocab WHERE term = ?", s)?.doc ?? 0);
+    fresh.push([s, doc]);
+    return doc;
+  });
+  if (fresh.length) remember(db, fresh, total);
+  return { total, stems, counts };
+}
+
+/** Stores counts in df without waiting: when another process is writing the index, they are counted again
+ *  next time rather than holding up this search. */
+function remember(db, fresh, total) {
+  try {
+    db.exec("PRAGMA busy_timeout = 0");
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      for (const [term, doc] of fresh) {
+        db.run("INSERT INTO df (term, doc, total) VALUES (?, ?, ?) ON CONFLICT (term) DO UPDATE SET doc = excluded.doc, total = excluded.total", term, doc, total);
+      }
+      db.exec("COMMIT");
+    } catch {
+      db.exec("ROLLBACK");
+    }
+  } catch {
+    // busy: not stored
+  } finally {
+    db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
+  }
+}
+
+/** The words that go into the match: those found in the index and not common, the rarest first; when every
+ *  found word is common, all of them must appear (an AND keeps the match small). */
+function matchOf(words, counts, total) {
+  const found = words.map((w, i) => ({ w, n: counts[i] })).filter((x) => x.n > 0);
+  const rare = found.filter((x) => x.n <= total * COMMON_SHARE).sort((a, b) => a.n - b.n).slice(0, MATCH_WORDS);
+  if (rare.length) return matchExpression(rare.map((x) => x.w));
+  if (!found.length) return null;
+  return found.slice(0, MATCH_WORDS).map((x) => `"${x.w}"`).join(" AND ");
 }
 
 function lines(v) {
@@ -54,11 +102,13 @@ export function search(db, text, options = {}) {
   if (total === PLACEHOLDERS) return { hits: [], words: q.words };
   const unit = mode === "hint" ? idf(total, 1) : ideal(total, counts);
   const min = options.min ?? (mode === "hint" ? MIN_EVIDENCE : MIN_RELEVANCE);
+  const match = matchOf(q.words, counts, total);
+  if (match === null) return { hits: [], words: q.words };
   // A hint matches what entries say (not the names they share, which only boost), and only entries someone
   // wrote: an automatic capture of the same failure is evidence, not advice.
   const hint = mode === "hint";
-  const where = ["fts MATCH ?"];
-  const params = [hint ? `body : (${matchExpression(q.words)})` : matchExpression(q.words)];
+  const where = [];
+  const params = [hint ? `body : (${match})` : match];
   if (hint) where.push("e.capture IS NOT 'auto'");
   if ((options.scope ?? "repo") === "repo" && context.gitDir) {
     where.push("e.git_dir = ?");
@@ -68,11 +118,16 @@ export function search(db, text, options = {}) {
     where.push("e.session IS NOT ?");
     params.push(options.session);
   }
-  const rows = db.all(
-    `SELECT ${COLS}, bm25(fts, ${COLUMN_WEIGHTS.join(", ")}) AS bm FROM fts JOIN entries e ON e.id = fts.rowid ` +
-      `WHERE ${where.join(" AND ")} ORDER BY bm LIMIT ${CANDIDATES}`,
+  // Rank on the FTS table alone, joining only what the filters need; the lines are read for the top ones.
+  const ranked = db.all(
+    `SELECT f.rowid AS id, f.bm FROM (SELECT rowid, bm25(fts, ${COLUMN_WEIGHTS.join(", ")}) AS bm FROM fts WHERE fts MATCH ?) f ` +
+      (where.length ? `JOIN entries e ON e.id = f.rowid WHERE ${where.join(" AND ")} ` : "WHERE f.rowid > 0 ") +
+      `ORDER BY f.bm LIMIT ${CANDIDATES}`,
     ...params,
   );
+  const bm = new Map(ranked.map((r) => [r.id, r.bm]));
+  const rows = ranked.length ? db.all(`SELECT ${COLS} FROM entries e WHERE e.id IN (${ranked.map(() => "?").join(",")})`, ...ranked.map((r) => r.id)) : [];
+  for (const r of rows) r.bm = bm.get(r.id);
   const scored = rows
     .map((r) => {
       const hit = hitOf(r);
