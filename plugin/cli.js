@@ -26,7 +26,7 @@ Subcommands (each has --help):
              query: "record -- recall ..." records such a sentence)
   md         recent entries as Markdown
   doctor     why a recording that should exist does not (writability, status record, setup)
-  mcp        serve the "record" tool over MCP (stdio), for Claude Code, Codex and other MCP clients
+  mcp        serve the "record" and "recall" tools over MCP (stdio), for Claude Code, Codex and other MCP clients
   hook HOST  hook mode for claude-code or codex: one hook event on stdin, recorded
   A subcommand runs only when the words after it are its arguments (none, options, or the one word
   show/hook take); "record read the docs first" records that sentence.
