@@ -77,6 +77,22 @@ function matchOf(words, counts, total) {
   return found.slice(0, MATCH_WORDS).map((x) => `"${x.w}"`).join(" AND ");
 }
 
+/** The conditions on entries (alias e) for a search's options: written entries only (`written`), the scope's
+ *  repository, the current session left out. */
+function filters(options, written) {
+  const where = written ? ["e.capture IS NOT 'auto'"] : [];
+  const params = [];
+  if ((options.scope ?? "repo") === "repo" && options.gitDir) {
+    where.push("e.git_dir = ?");
+    params.push(options.gitDir);
+  }
+  if (options.session && !options.includeSession) {
+    where.push("e.session IS NOT ?");
+    params.push(options.session);
+  }
+  return { where, params };
+}
+
 function lines(v) {
   return typeof v === "string" && v ? v.split("\n") : [];
 }
@@ -107,17 +123,8 @@ export function search(db, text, options = {}) {
   // A hint matches what entries say (not the names they share, which only boost), and only entries someone
   // wrote: an automatic capture of the same failure is evidence, not advice.
   const hint = mode === "hint";
-  const where = [];
-  const params = [hint ? `body : (${match})` : match];
-  if (hint) where.push("e.capture IS NOT 'auto'");
-  if ((options.scope ?? "repo") === "repo" && context.gitDir) {
-    where.push("e.git_dir = ?");
-    params.push(context.gitDir);
-  }
-  if (options.session && !options.includeSession) {
-    where.push("e.session IS NOT ?");
-    params.push(options.session);
-  }
+  const { where, params } = filters(options, hint);
+  params.unshift(hint ? `body : (${match})` : match);
   // Rank on the FTS table alone, joining only what the filters need; the lines are read for the top ones.
   const ranked = db.all(
     `SELECT f.rowid AS id, f.bm FROM (SELECT rowid, bm25(fts, ${COLUMN_WEIGHTS.join(", ")}) AS bm FROM fts WHERE fts MATCH ?) f ` +
@@ -171,16 +178,7 @@ function related(db, sql, key, shown, options) {
 /** Without a query: the newest entries someone wrote (not automatic captures) in the scope, with their
  *  corrections, newest first. Same options as search; score is 0. */
 export function recent(db, _query, options = {}) {
-  const where = ["e.capture IS NOT 'auto'"];
-  const params = [];
-  if ((options.scope ?? "repo") === "repo" && options.gitDir) {
-    where.push("e.git_dir = ?");
-    params.push(options.gitDir);
-  }
-  if (options.session && !options.includeSession) {
-    where.push("e.session IS NOT ?");
-    params.push(options.session);
-  }
+  const { where, params } = filters(options, true);
   const limit = options.limit ?? 10;
   // Read a few more than asked: entries shown under a correction do not count as hits of their own.
   const rows = db.all(`SELECT ${COLS} FROM entries e WHERE ${where.join(" AND ")} ORDER BY e.id DESC LIMIT ?`, ...params, limit * 2);
