@@ -3,8 +3,6 @@
 // {"hookSpecificOutput": {"hookEventName": "PostToolUseFailure", "additionalContext": HINT}}, or nothing.
 // Which eids a session was given is kept in the state directory, since every hook is a new process.
 
-import { createRecall } from "./service.js";
-import { fileSeen, hintFor, hintsOff } from "./hints.js";
 import { missingDriver } from "./driver.js";
 
 /** The hook output for `payload` (a Claude Code PostToolUseFailure), or "" (no hint, or hints are off, or no
@@ -12,7 +10,10 @@ import { missingDriver } from "./driver.js";
 export async function claudeHint(payload, options = {}) {
   let service = null;
   try {
-    if (missingDriver() || hintsOff({ env: options.env })) return "";
+    // Checked before loading the rest: on a runtime without SQLite a failing hook pays for nothing more.
+    if (missingDriver()) return "";
+    const [{ createRecall }, { fileSeen, hintFor, hintsOff }] = await Promise.all([import("./service.js"), import("./hints.js")]);
+    if (hintsOff({ env: options.env })) return "";
     const session = typeof payload.session_id === "string" ? payload.session_id : null;
     const cwd = typeof payload.cwd === "string" ? payload.cwd : undefined;
     service = createRecall({ file: options.file, env: options.env, cwd });
