@@ -12,6 +12,7 @@
 //
 //   node bench/recall.js            measure and write BENCHMARKS.md between the recall-bench markers
 //   node bench/recall.js --no-write print the section instead
+//   node bench/recall.js --history DIR   measure on a history made before (`--generate DIR`), not a new one
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -223,6 +224,7 @@ function processes(runtime, dir, repo, env) {
   const bare = [];
   const hookOn = [];
   const hookOff = [];
+  let hinted = 0;
   const payload = (i) =>
     JSON.stringify({
       session_id: `bench-hook-${i}`,
@@ -235,20 +237,23 @@ function processes(runtime, dir, repo, env) {
       transcript_path: path.join(dir, "none.jsonl"),
     });
   const base = { ...process.env, ...env, AI_RECORDINGS_FILE: path.join(dir, "r.jsonl") };
-  const hookFile = path.join(dir, `hook-${path.basename(runtime)}.jsonl`);
   for (let i = 0; i < 30; i++) {
     const q = queries(1)[0];
     const pair = [
       () => recall.push(timed(runtime, [CLI, "recall", q], { cwd: repo, env: base }).ms),
       () => bare.push(timed(runtime, ["-e", "0"], { cwd: repo, env: base }).ms),
-      () => hookOn.push(timed(runtime, [CLI, "hook", "claude-code", "--file", hookFile], { cwd: repo, env: base, input: payload(i) }).ms),
-      () => hookOff.push(timed(runtime, [CLI, "hook", "claude-code", "--file", hookFile], { cwd: repo, env: { ...base, AI_RECORDINGS_HINTS: "0" }, input: payload(i) }).ms),
+      () => {
+        const r = timed(runtime, [CLI, "hook", "claude-code"], { cwd: repo, env: base, input: payload(i) });
+        hookOn.push(r.ms);
+        if (r.stdout.includes("additionalContext")) hinted++;
+      },
+      () => hookOff.push(timed(runtime, [CLI, "hook", "claude-code"], { cwd: repo, env: { ...base, AI_RECORDINGS_HINTS: "0" }, input: payload(i) }).ms),
     ];
     for (const f of i % 2 ? pair : pair.reverse()) f();
   }
   return {
     cli: { p50: pct(recall, 0.5), p95: pct(recall, 0.95), bareP50: pct(bare, 0.5), bareP95: pct(bare, 0.95) },
-    hook: { on50: pct(hookOn, 0.5), on95: pct(hookOn, 0.95), off50: pct(hookOff, 0.5), off95: pct(hookOff, 0.95) },
+    hook: { on50: pct(hookOn, 0.5), on95: pct(hookOn, 0.95), off50: pct(hookOff, 0.5), off95: pct(hookOff, 0.95), hinted },
   };
 }
 
@@ -276,6 +281,7 @@ function render(hist, results) {
   row("the same with hints off, p50", (r) => `${f(r.hint.offP50)} ms`);
   row("Claude Code hook process, failing gate, hints on: p50 / p95", (r) => `${f(r.proc.hook.on50)} / ${f(r.proc.hook.on95)} ms`);
   row("the same with AI_RECORDINGS_HINTS=0: p50 / p95", (r) => `${f(r.proc.hook.off50)} / ${f(r.proc.hook.off95)} ms`);
+  row("hook processes whose failure got a hint (of 30)", (r) => `${r.proc.hook.hinted}`);
   row("record() of a 1 KiB entry, recall loaded and index open / not loaded (median of 3 processes each)", (r) => `${f(r.rec.withRecall)} / ${f(r.rec.plain)} µs`);
   L.push(
     "",
@@ -288,18 +294,25 @@ function render(hist, results) {
   return L.join("\n");
 }
 
-async function main(noWrite) {
+async function main(noWrite, history) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "recall-bench-"));
   try {
-    process.stderr.write(`recall bench: recording ${ENTRIES} entries…\n`);
-    const { file, repos } = await generate(tmp);
+    let file;
+    let repos;
+    if (history) {
+      file = path.join(history, "r.jsonl");
+      repos = ["widget", "billing", "dotfiles", "pipeline"].map((n) => path.join(history, n));
+    } else {
+      process.stderr.write(`recall bench: recording ${ENTRIES} entries…\n`);
+      ({ file, repos } = await generate(tmp));
+    }
     const { listSegments } = await import("../plugin/paths.js");
     const segs = listSegments(file);
-    const hist = { entries: ENTRIES, segments: segs.length, bytes: segs.reduce((s, x) => s + fs.statSync(x.path).size, 0) };
+    const hist = { entries: segs.reduce((n, x) => n + fs.readFileSync(x.path, "utf8").split("\n").length - 1, 0), segments: segs.length, bytes: segs.reduce((s, x) => s + fs.statSync(x.path).size, 0) };
     // The copy each runtime measures on (its catch-up of new entries appends to it).
     const results = [];
     for (const rt of runtimes()) {
-      const dir = path.join(tmp, path.basename(path.dirname(path.dirname(rt))) + "-" + results.length);
+      const dir = path.join(tmp, `run-${results.length}`);
       fs.mkdirSync(dir);
       for (const s of segs) fs.copyFileSync(s.path, path.join(dir, path.basename(s.path)));
       process.stderr.write(`recall bench: measuring in ${rt}…\n`);
@@ -335,4 +348,4 @@ const args = process.argv.slice(2);
 if (args[0] === "--generate") await generate(args[1]);
 else if (args[0] === "--measure") await measure(args[1], args[2]);
 else if (args[0] === "--record-cost") await recordCost(args[1], args[2], args[3]);
-else await main(args.includes("--no-write"));
+else await main(args.includes("--no-write"), args.includes("--history") ? args[args.indexOf("--history") + 1] : null);

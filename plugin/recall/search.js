@@ -13,11 +13,14 @@ const COLS = "e.id, e.eid, e.line, e.git_dir, e.session, e.capture, e.t, e.files
 const CORRECTED_BY = `SELECT ${COLS} FROM refs r JOIN entries e ON e.id = r.id WHERE r.eid = ? ORDER BY e.id`;
 const CORRECTS = `SELECT ${COLS} FROM refs r JOIN entries e ON e.eid = r.eid WHERE r.id = ? ORDER BY e.id`;
 
-/** A word in more than this share of the entries is left out of the match: its IDF is small, and matching
- *  it would make FTS5 score most of the index. */
-export const COMMON_SHARE = 0.1;
-/** At most this many words (the rarest) go into the match. */
+/** A word in more than this share of the entries (and in more than COMMON_FLOOR) is left out of the scored
+ *  match: its IDF is small, and scoring it would mean scoring most of the index. */
+export const COMMON_SHARE = 0.02;
+export const COMMON_FLOOR = 200;
+/** At most this many words (the rarest) go into the scored match. */
 export const MATCH_WORDS = 16;
+/** When every word is common: the newest entries holding all of them, this many at most. */
+const COMMON_CANDIDATES = 400;
 
 /** Document counts of the words, as FTS5 stems them (the query's words go through the same tokenizer in a
  *  scratch table, so "failing" is counted as "fail"). Counts come from the df table while the index has not
@@ -67,14 +70,15 @@ function remember(db, fresh, total) {
   }
 }
 
-/** The words that go into the match: those found in the index and not common, the rarest first; when every
- *  found word is common, all of them must appear (an AND keeps the match small). */
+/** What to match: { rare: [{w, n}] } to score with BM25 — the found words that are not common, the rarest
+ *  first — or { all: [words] } when every found word is common, or null when none is found. */
 function matchOf(words, counts, total) {
   const found = words.map((w, i) => ({ w, n: counts[i] })).filter((x) => x.n > 0);
-  const rare = found.filter((x) => x.n <= total * COMMON_SHARE).sort((a, b) => a.n - b.n).slice(0, MATCH_WORDS);
-  if (rare.length) return matchExpression(rare.map((x) => x.w));
+  const common = Math.max(COMMON_FLOOR, total * COMMON_SHARE);
+  const rare = found.filter((x) => x.n <= common).sort((a, b) => a.n - b.n).slice(0, MATCH_WORDS);
+  if (rare.length) return { rare };
   if (!found.length) return null;
-  return found.slice(0, MATCH_WORDS).map((x) => `"${x.w}"`).join(" AND ");
+  return { all: found.slice(0, MATCH_WORDS).map((x) => x.w) };
 }
 
 /** The conditions on entries (alias e) for a search's options: written entries only (`written`), the scope's
@@ -116,7 +120,6 @@ export function search(db, text, options = {}) {
   if (!q.words.length) return { hits: [], words: q.words };
   const { total, counts } = documentCounts(db, q.words);
   if (total === PLACEHOLDERS) return { hits: [], words: q.words };
-  const unit = mode === "hint" ? idf(total, 1) : ideal(total, counts);
   const min = options.min ?? (mode === "hint" ? MIN_EVIDENCE : MIN_RELEVANCE);
   const match = matchOf(q.words, counts, total);
   if (match === null) return { hits: [], words: q.words };
@@ -124,21 +127,27 @@ export function search(db, text, options = {}) {
   // wrote: an automatic capture of the same failure is evidence, not advice.
   const hint = mode === "hint";
   const { where, params } = filters(options, hint);
-  params.unshift(hint ? `body : (${match})` : match);
-  // Rank on the FTS table alone, joining only what the filters need; the lines are read for the top ones.
-  const ranked = db.all(
-    `SELECT f.rowid AS id, f.bm FROM (SELECT rowid, bm25(fts, ${COLUMN_WEIGHTS.join(", ")}) AS bm FROM fts WHERE fts MATCH ?) f ` +
-      (where.length ? `JOIN entries e ON e.id = f.rowid WHERE ${where.join(" AND ")} ` : "WHERE f.rowid > 0 ") +
-      `ORDER BY f.bm LIMIT ${CANDIDATES}`,
-    ...params,
-  );
+  const expr = match.rare ? matchExpression(match.rare.map((x) => x.w)) : match.all.map((w) => `"${w}"`).join(" AND ");
+  params.unshift(hint ? `body : (${expr})` : expr);
+  const join = where.length ? `JOIN entries e ON e.id = f.rowid WHERE ${where.join(" AND ")} ` : "WHERE f.rowid > 0 ";
+  // Rank on the FTS table alone, joining only what the filters need; the lines are read for the top ones. When
+  // every word is common, each candidate holds all of them: the newest are taken, each covering the query.
+  const ranked = match.rare
+    ? db.all(
+        `SELECT f.rowid AS id, f.bm FROM (SELECT rowid, bm25(fts, ${COLUMN_WEIGHTS.join(", ")}) AS bm FROM fts WHERE fts MATCH ?) f ` +
+          `${join}ORDER BY f.bm LIMIT ${CANDIDATES}`,
+        ...params,
+      )
+    : db.all(`SELECT f.rowid AS id, NULL AS bm FROM (SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ${COMMON_CANDIDATES}) f ${join}LIMIT ${CANDIDATES}`, ...params);
+  // The scale of the text score: the best the scored words could reach (recall), one rare word (hint).
+  const unit = hint ? idf(total, 1) : match.rare ? ideal(total, match.rare.map((x) => x.n)) : 1;
   const bm = new Map(ranked.map((r) => [r.id, r.bm]));
   const rows = ranked.length ? db.all(`SELECT ${COLS} FROM entries e WHERE e.id IN (${ranked.map(() => "?").join(",")})`, ...ranked.map((r) => r.id)) : [];
   for (const r of rows) r.bm = bm.get(r.id);
   const scored = rows
     .map((r) => {
       const hit = hitOf(r);
-      hit.text = -r.bm / unit;
+      hit.text = r.bm === null ? 1 : -r.bm / unit;
       hit.score = hit.text * boost(hit, q, context);
       return hit;
     })
