@@ -11,6 +11,10 @@ import { missingDriver } from "../../plugin/recall/driver.js";
 import { record } from "../../plugin/recorder.js";
 
 const skip = missingDriver() ?? false;
+// The plugin reads process.env (as inside opencode): keep its index and hint state out of the real home.
+const scratch = tmpdir("rec-recall-xdg-");
+process.env.XDG_DATA_HOME = path.join(scratch, "data");
+process.env.XDG_STATE_HOME = path.join(scratch, "state");
 
 const LINKER_OUTPUT = "   Compiling widget-core v0.4.1\nerror: linker `cc` not found\n  = note: No such file or directory (os error 2)\nerror: could not compile `widget-core`";
 const UNRELATED_OUTPUT = "error[E0308]: mismatched types\n --> crates/core/src/render.rs:88:9\n   |            ---   ^^^^ expected `u32`, found `&str`";
