@@ -1,7 +1,7 @@
 // The opencode plugin: host wiring only. Each hook hands its payload to a tested function in hosts/opencode.js.
 //
 // Enable it with `"plugin": ["<path or package>"]` or the tuple form
-// `["<spec>", { file, maxBytes, redact, auto: { subagent, gate, tool, error, compacted, gatePatterns }, export }]`.
+// `["<spec>", { file, maxBytes, redact, auto: { subagent, gate, tool, error, compacted, gatePatterns }, export, recall, hints }]`.
 // Every export of this module must be a plugin: opencode 1.18 calls each export and logs
 // "Plugin export is not a function" for anything else, so helpers live elsewhere.
 //
@@ -32,6 +32,10 @@ export const AiRecordingsPlugin = async (input, options) => {
   const cwd = input?.directory ?? process.cwd();
   // `export: true` (or AI_RECORDINGS_EXPORT_AFTER_SESSION): `record export` runs, detached, when a root session goes idle.
   const exportAfter = options?.export === true || (options?.export !== false && settingsOf(process.env).exportAfterSession === true);
+  // Recall (a tool, and hints on failed bash calls); null if its modules cannot load, recording goes on.
+  const recall = await import("./recall/opencode.js")
+    .then((m) => m.createOpencodeRecall({ file: opts.file, env: process.env, cwd, recall: options?.recall, hints: options?.hints }))
+    .catch(() => null);
   const write = (sessionID, entry) => deps.record && emit(deps.record, opts, state, sessionID, entry, cwd);
   // A surprise payload must never become an exception in the host.
   const safe = (fn) => async (i, o) => {
@@ -40,16 +44,21 @@ export const AiRecordingsPlugin = async (input, options) => {
     } catch {}
   };
 
+  const after = safe((i, o) => {
+    const entry = hooks.entryFromToolAfter(state, i, o, opts, Date.now());
+    if (entry) write(i.sessionID, entry);
+  });
+
   return {
-    tool: { record: hooks.recordTool(deps) },
+    tool: { record: hooks.recordTool(deps), ...(recall?.tool ? { recall: recall.tool } : {}) },
 
     "chat.params": safe((i) => hooks.learnChatParams(state, i)),
     "chat.message": safe((i, o) => hooks.learnChatMessage(state, i, o)),
     "tool.execute.before": safe((i) => hooks.noteToolStart(state, i, Date.now())),
-    "tool.execute.after": safe((i, o) => {
-      const entry = hooks.entryFromToolAfter(state, i, o, opts, Date.now());
-      if (entry) write(i.sessionID, entry);
-    }),
+    "tool.execute.after": async (i, o) => {
+      await after(i, o);
+      await recall?.afterTool(i ?? {}, o).catch(() => {}); // awaited: the hint must be in the output before opencode uses it
+    },
     "shell.env": safe((i, o) => {
       if (o && typeof o === "object") o.env = Object.assign(o.env ?? {}, hooks.shellEnv(state, i, target));
     }),

@@ -56,6 +56,42 @@ export function quarantinePath(file) {
   return stemOf(file).stem + ".quarantine.jsonl";
 }
 
+/** A 53-bit hash of a string as 11 base-36 digits (cyrb53): enough to tell file families apart in one name. */
+function shortHash(s) {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36).padStart(11, "0");
+}
+
+/** The recall index of a recordings file family (derived, rebuilt from the files at will):
+ *  `$XDG_DATA_HOME/opencode-recordings/recall/<stem>-<hash of the main file's path>.sqlite`, XDG_DATA_HOME
+ *  defaulting to ~/.local/share; AI_RECORDINGS_INDEX_DIR replaces the directory. One per family, so two
+ *  recordings files never share an index and every worktree of a user shares the one of its file. */
+export function indexPath(file, options = {}) {
+  const env = envOf(options);
+  const dir =
+    settingsOf(env).indexDir ??
+    path.join(env.XDG_DATA_HOME || path.join(env.HOME || os.homedir(), ".local", "share"), "opencode-recordings", "recall");
+  const name = path.basename(stemOf(file).stem).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
+  return path.join(path.resolve(dir), `${name}-${shortHash(path.resolve(file))}.sqlite`);
+}
+
+/** The eids hook mode already hinted in a session: `$XDG_STATE_HOME/opencode-recordings/hinted/<session>`
+ *  (XDG_STATE_HOME defaulting to ~/.local/state), the session id made safe for a file name. */
+export function hintedPath(session, options = {}) {
+  const env = envOf(options);
+  const state = env.XDG_STATE_HOME || path.join(env.HOME || os.homedir(), ".local", "state");
+  const name = String(session).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 128) || "_";
+  return path.join(state, "opencode-recordings", "hinted", name);
+}
+
 /** The rotation lock beside a recordings file. */
 export function lockPath(file) {
   return file + ".lock";

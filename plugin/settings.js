@@ -59,6 +59,9 @@ const parsed = new WeakMap(); // frozen env → its settings
  *   exportUrl                     the PostgreSQL URL `record export` copies into (AI_RECORDINGS_EXPORT_URL)
  *   exportAfterSession            start `record export` when a session ends (plugin, hook mode)
  *   machine                       this machine's name in the exported database (AI_RECORDINGS_MACHINE)
+ *   recall                        false turns recall off (the tool, hints; `record recall` says it is off)
+ *   hints                         false turns the hints added to failures off
+ *   indexDir                      where recall indexes live (default under XDG_DATA_HOME)
  */
 export function settingsOf(env) {
   const frozen = Object.isFrozen(env);
@@ -97,6 +100,9 @@ export function settingsOf(env) {
     exportUrl: str("AI_RECORDINGS_EXPORT_URL"),
     exportAfterSession: bool("AI_RECORDINGS_EXPORT_AFTER_SESSION"),
     machine: str("AI_RECORDINGS_MACHINE"),
+    recall: bool("AI_RECORDINGS_RECALL"),
+    hints: bool("AI_RECORDINGS_HINTS"),
+    indexDir: str("AI_RECORDINGS_INDEX_DIR"),
     problems,
   };
   if (frozen) parsed.set(env, Object.freeze(out));

@@ -8,6 +8,7 @@
 #   bench/read.js       record read over a 100 MiB multi-segment fixture, resume from a cursor
 #   bench/hosts.js      hook-mode process time vs a bare runtime start, MCP round trip
 #   bench/export.js     record export into PostgreSQL vs a bare COPY; a rerun with nothing new
+#   bench/recall.js     the recall index over 100,000 entries: build, size, recall in the plugin and as a process, hints
 # Pass --quick for a short smoke run of bench/run.js only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,3 +21,4 @@ node bench/redaction.js
 node bench/read.js
 node bench/hosts.js
 node bench/export.js
+node bench/recall.js

@@ -18,7 +18,8 @@
 // host's payload), with the same fields, size bounds and gate list. Redaction is the core's.
 //
 // Contract with the host: always exit 0, quickly, and print nothing on stdout (hosts act on hook output: a
-// Stop hook's `{"decision":"block"}` or exit 2 would force another turn). A payload that is not a hook event
+// Stop hook's `{"decision":"block"}` or exit 2 would force another turn) — except, for Claude Code's
+// PostToolUseFailure, the one documented JSON object carrying a recall hint as additionalContext. A payload that is not a hook event
 // (not JSON, not an object, no hook_event_name, or a known event missing its fields) is passed to record()
 // byte for byte, so the core keeps it: broken JSON and non-UTF-8 go to quarantine, anything else is kept as
 // given — never lost. Set AI_RECORDINGS_DEBUG=1 to see what happened on stderr.
@@ -142,6 +143,11 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
       const o = { ...base };
       for (const [k, v] of Object.entries(plan.options)) if (v !== undefined) o[k] = v;
       status = rec(JSON.stringify(plan.entry), o);
+      // Claude Code reads a PostToolUseFailure hook's additionalContext: a hint from recall, when one matches.
+      if (host === "claude-code" && payload?.hook_event_name === "PostToolUseFailure") {
+        const out = await (await importSibling("./recall/hook.js")).claudeHint(payload, { env, file: base.file });
+        if (out) fs.writeSync(1, out);
+      }
     }
     say(`${status?.status} ${status?.eid ?? ""} ${status?.file ?? ""} ${status?.reason ?? ""}`);
   } catch (e) {

@@ -24,13 +24,17 @@ const SUBCOMMANDS = {
   mcp: (args) => importSibling("./cli/mcp.js").then((m) => m.runMcp({ args })),
   hook: (args) => import("./hook-mode.js").then((m) => m.runHookArgs(args)),
   export: lazy("./cli/export.js", "exportCmd"),
+  recall: lazy("./cli/recall.js", "recall"),
 };
+// Subcommands whose words are all arguments (a query).
+const ALL_WORDS = new Set(["recall"]);
 // Subcommands that take one plain word (an eid; a host name).
 const ONE_WORD = { show: /^[^\s]{1,64}$/, hook: /^(claude-code|codex)$/ };
 
 /** Whether `args` (argv) invoke a subcommand rather than record text. */
 export function isSubcommand(args) {
   if (args.length === 0 || !Object.hasOwn(SUBCOMMANDS, args[0])) return false;
+  if (ALL_WORDS.has(args[0])) return true;
   if (args.length === 1 || args[1].startsWith("-")) return true;
   const word = ONE_WORD[args[0]];
   return Boolean(word && word.test(args[1]) && (args.length === 2 || args[2].startsWith("-")));

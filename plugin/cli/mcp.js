@@ -170,9 +170,13 @@ export function createServer(deps = {}) {
     return recordFn;
   }
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [RECORD_TOOL] }));
+  // The recall tool (plugin/recall/tool.js), loaded when listed; absent when switched off.
+  const recall = import("../recall/mcp.js").then((m) => m.createMcpRecall({ options: base, env, cwd: deps.cwd ?? process.cwd() })).catch(() => null);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [RECORD_TOOL, ...((await recall)?.tools ?? [])] }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
+    const r = await recall;
+    if (r && r.handles(name)) return { content: [{ type: "text", text: await r.call(args) }] };
     if (name !== RECORD_TOOL.name) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
     return { content: [{ type: "text", text: await callRecord(args) }] };
   });

@@ -19,9 +19,11 @@ Subcommands (each has --help):
   read       print recordings across rotated archives, resumable with a cursor
   sessions   the sessions seen in the recordings
   show EID   one entry as Markdown
+  recall [QUERY...]  past entries that match QUERY, best first (every word after "recall" is the
+             query: "record -- recall ..." records such a sentence)
   md         recent entries as Markdown
   doctor     why a recording that should exist does not (writability, status record, setup)
-  mcp        serve the "record" tool over MCP (stdio), for Claude Code, Codex and other MCP clients
+  mcp        serve the "record" and "recall" tools over MCP (stdio), for Claude Code, Codex and other MCP clients
   hook HOST  hook mode for claude-code or codex: one hook event on stdin, recorded
   export     copy recordings into PostgreSQL, each entry exactly once (docs/export.md)
   A subcommand runs only when the words after it are its arguments (none, options, or the one word

@@ -58,6 +58,8 @@ export async function show(argv, io0) {
       first = false;
       out.write(entryMarkdown(r.text));
       if (r.quarantine) out.write(`\n_From the quarantine file ${"`"}${r.segment}${"`"}._\n`);
+      // Entries that correct this one (or that it corrects), from the recall index where there is one.
+      if (typeof r.entry.eid === "string") out.write(await (await import("../recall/show.js")).relatedMarkdown(r.entry.eid, { file: opts.file, env: io.env, cwd: io.cwd }));
     }
   }
   await out.flush();
