@@ -75,8 +75,9 @@ export function createFdPool({ idleMs, max, usedAt, release, clock = Date.now, t
       pool.drop(key, context);
       if (items.size >= max) pool.drop(items.keys().next().value, context);
       items.set(key, item);
-      // Already live and swept unless this is the first item or no sweep is due: the hot path of a burst.
-      if (timer === null || items.size === 1) settle();
+      // Already live and swept unless nothing was held or no sweep is due: the hot path of a burst (a take()
+      // and a put() of one file per append) skips it.
+      if (timer === null || !live.has(pool)) settle();
     },
     /** Releases the item under `key`, if any. */
     drop(key, context) {
