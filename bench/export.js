@@ -124,7 +124,7 @@ async function main(write) {
     const b = median(copyMs);
     const L = [
       START,
-      "## Export into PostgreSQL (issue 21)",
+      "## Export into PostgreSQL",
       "",
       `Measured by \`node bench/export.js\` on ${new Date().toISOString().slice(0, 10)}, 2 cores, Node ${process.version}, PostgreSQL 15 on 127.0.0.1 (a throwaway cluster with fsync off, as in the tests), page cache warm. In process: \`record export\`'s code with a fresh connection each run (connect, schema check, both file families). Fixture: ${big.entries.toLocaleString("en")} entries of about 1 KiB shaped like the core's lines (${(big.bytes / MiB).toFixed(0)} MiB, ${big.segments} segments of 16 MiB). Medians of ${ROUNDS} runs, baseline and export alternating, each into a fresh database; reruns: medians of ${RERUNS}.`,
       "",

@@ -261,7 +261,7 @@ async function main() {
   const date = new Date().toISOString().slice(0, 10);
   const cpu = `${os.cpus().length} cores (${(os.cpus()[0]?.model || "unknown CPU").trim()})`;
   const md = [];
-  md.push("## Writer, CLI and many processes (issues 2 and 5)", "");
+  md.push("## Writer, CLI and many processes", "");
   md.push(`Measured by \`bash scripts/bench.sh\` (\`bench/run.js\`) on ${date}, ${cpu}, ${os.platform()} ${os.release()}, on the`);
   md.push(`filesystem of \`${os.tmpdir()}\`. Times in microseconds unless marked. Every part runs in a fresh child process of`);
   md.push("the runtime it measures. The entry is a typical 1 KiB JSON object; \"record()\" is the full path every surface");
@@ -284,7 +284,7 @@ async function main() {
         md.push(`| ${name} | ${k === "sync" ? "fdatasync" : "none"} | ${us(x.record.median)} | ${us(x.record.p90)} | ${us(x.bare.median)} | ${us(x.bare.p90)} | ${(x.record.median / x.bare.median).toFixed(2)}× |`);
       }
     }
-    md.push("", "Target (issue 2): median within 3× the bare append (aim 2×), compared without sync on both sides.", "");
+    md.push("", "Target: median within 3× the bare append (aim 2×), compared without sync on both sides.", "");
     md.push("Where the time goes (each stage alone, medians, µs; the stamped line is " + inproc[rts[0][0]].stampedBytes + " bytes):", "");
     md.push("| runtime | core.record() (wasm: parse, stamp, id, redact, boundary) | git facts (2 fstats once per ms in a burst) | writer appendLine() | bare appendFileSync of the stamped line |", "|---|---|---|---|---|");
     for (const [name] of rts) {
@@ -362,7 +362,7 @@ async function main() {
     md.push("write(2) waits for that copy under the inode lock. An fstat per append, as before, made every next write update the");
     md.push("file's timestamps (Linux 6.13+) while holding that lock. **record()**: the");
     md.push("whole pipeline on the 1 KiB entry — the writer plus the wasm core (parse, stamp, id, redaction) and the git facts");
-    md.push("(two fstats of HEAD and the branch ref, once per millisecond) — for comparison; its cost against a bare append is issue 2's target.");
+    md.push("(two fstats of HEAD and the branch ref, once per millisecond) — for comparison; its cost against a bare append is the target above.");
     md.push("Every run is checked for the right line count.", "");
     for (const [label, sync, count] of [["no sync", false, n], ["fdatasync after each append", true, nSync]]) {
       md.push(`${label}:`, "");
@@ -382,7 +382,7 @@ async function main() {
       }
       md.push("");
     }
-    md.push(`Target (issue 5): appends within 2× the bare appends without sync. This machine has ${os.cpus().length} cores: beyond that, processes share CPUs.`);
+    md.push(`Target: appends within 2× the bare appends without sync. This machine has ${os.cpus().length} cores: beyond that, processes share CPUs.`);
     md.push("Before the writer stopped stat'ing within a burst (an fstat before and after every append), the same bench read");
     md.push("1.34 / 1.95 / 1.65 / 2.16× (Node) and 1.28 / 1.71 / 1.70 / 2.23× (Bun) for P = 1 / 2 / 4 / 8 without sync (2026-11-29,");
     md.push("BENCHMARKS.md as of commit 816edd5).", "");
