@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cargo build --quiet --release --target wasm32-unknown-unknown -p recordings-core
-.tools/bin/wasm-bindgen target/wasm32-unknown-unknown/release/recordings_core.wasm \
+.tools/bin/wasm-bindgen "${CARGO_TARGET_DIR:-target}"/wasm32-unknown-unknown/release/recordings_core.wasm \
   --out-dir plugin/wasm --target web --no-typescript --experimental-reset-state-function
 [ -x node_modules/.bin/esbuild ] || npm install --no-audit --no-fund
 rm -f plugin/recorder.bundle.js plugin/cli.bundle.cache # (recorder.bundle.js: an older build's output)
