@@ -1,7 +1,9 @@
 // The opencode plugin: host wiring only. Each hook hands its payload to a tested function in hooks.js.
 //
 // Enable it with `"plugin": ["<path or package>"]` or the tuple form
-// `["<spec>", { file, maxBytes, redact, auto: { subagent, gate, tool, error, compacted, gatePatterns } }]`.
+// `["<spec>", { file, maxBytes, redact, auto: { subagent, gate, tool, error, compacted, gatePatterns },
+// instructions }]`. The agent gets instructions/recordings.md in its system prompt unless `instructions` is
+// false or opencode's own `instructions` list already put the file there (then it appears once).
 // Every export of this module must be a plugin: opencode 1.18 calls each export and logs
 // "Plugin export is not a function" for anything else, so helpers live in hooks.js.
 //
@@ -9,6 +11,7 @@
 // and a killed opencode runs no dispose, so each entry is written as its event arrives.
 
 import * as hooks from "./hooks.js";
+import { addInstructions, readInstructions } from "./instructions.js";
 
 export const AiRecordingsPlugin = async (input, options) => {
   const opts = hooks.resolveOptions(options, process.env);
@@ -25,6 +28,7 @@ export const AiRecordingsPlugin = async (input, options) => {
   } catch (e) {
     deps.loadError = e?.message ?? String(e);
   }
+  const guide = options?.instructions === false ? null : readInstructions();
   const cwd = input?.directory ?? process.cwd();
   const write = (sessionID, entry) => deps.record && hooks.emit(deps.record, opts, state, sessionID, entry, cwd);
   // A surprise payload must never become an exception in the host.
@@ -46,6 +50,9 @@ export const AiRecordingsPlugin = async (input, options) => {
     }),
     "shell.env": safe((i, o) => {
       if (o && typeof o === "object") o.env = Object.assign(o.env ?? {}, hooks.shellEnv(state, i, target));
+    }),
+    "experimental.chat.system.transform": safe((i, o) => {
+      if (guide) addInstructions(o?.system, guide);
     }),
     event: safe(({ event }) => {
       const hit = hooks.entryFromEvent(state, event, opts);
