@@ -26,8 +26,9 @@ Subcommands (each has --help):
   doctor     why a recording that should exist does not (writability, status record, setup)
   mcp        serve the "record" tool over MCP (stdio), for Claude Code, Codex and other MCP clients
   hook HOST  hook mode for claude-code or codex: one hook event on stdin, recorded
+  init HOST  add the plugin, hooks or MCP server to opencode's, Claude Code's or Codex's config
   A subcommand runs only when the words after it are its arguments (none, options, or the one word
-  show/hook take); "record read the docs first" records that sentence.
+  show/hook/init take); "record read the docs first" records that sentence.
 
 TEXT can be anything: a JSON object (every member you supply is kept byte for byte), loose
 "key=value | key: value" text, or plain prose with an optional "sentiment: ..." tail. Input that
@@ -102,9 +103,10 @@ const SUBCOMMANDS = {
   doctor: commands("doctor"),
   mcp: (args) => importSibling("./mcp.js").then((m) => m.runMcp({ args })),
   hook: (args) => import("./hook.js").then((m) => m.runHookArgs(args)),
+  init: (args) => importSibling("./cli/init.js").then((m) => m.init(args, {})),
 };
 // Subcommands that take one plain word (an eid; a host name).
-const ONE_WORD = { show: /^[^\s]{1,64}$/, hook: /^(claude-code|codex)$/ };
+const ONE_WORD = { show: /^[^\s]{1,64}$/, hook: /^(claude-code|codex)$/, init: /^(opencode|claude-code|codex)$/ };
 
 /** Whether `args` (argv) invoke a subcommand rather than record text. */
 function isSubcommand(args) {
