@@ -36,5 +36,7 @@ step "package: packed from a clean clone, installed without Rust, used in Node 2
 node --test --test-concurrency=1 tests/package/
 step "e2e: the plugin inside the real opencode"
 bash tests/e2e/run.sh
+step "e2e: the packed package loaded by name in the real opencode"
+node --test --test-concurrency=1 tests/e2e/by-name.e2e.test.js
 step "e2e: real Claude Code and Codex with hook mode and the MCP server"
 node --test --test-concurrency=1 tests/hosts/
