@@ -7,6 +7,7 @@
 #   bench/redaction.js  redaction throughput through wasm vs the same rules as JS RegExp (Node and Bun)
 #   bench/read.js       record read over a 100 MiB multi-segment fixture, resume from a cursor
 #   bench/hosts.js      hook-mode process time vs a bare runtime start, MCP round trip
+#   bench/package.js    tarball and installed size; hook start-up from the install in each Node line and Bun
 # Pass --quick for a short smoke run of bench/run.js only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,3 +19,4 @@ node bench/plugin.js
 node bench/redaction.js
 node bench/read.js
 node bench/hosts.js
+node bench/package.js
