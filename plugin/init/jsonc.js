@@ -7,8 +7,8 @@ import { InitError } from "./errors.js";
 
 const PARSE = { allowTrailingComma: true, disallowComments: false };
 
-/** The file's root object as a jsonc-parser tree ({} for an empty file); an InitError when the text is not
- *  JSON(C) or its root is not an object. */
+/** The file's root object as a jsonc-parser tree (null for a text of blanks: the caller starts from a
+ *  skeleton); an InitError when the text is not JSON(C) or its root is not an object. */
 export function parseConfig(text, file) {
   if (text.trim() === "") return null;
   const errors = [];
@@ -28,13 +28,13 @@ export function valueAt(root, path) {
   return node ? getNodeValue(node) : undefined;
 }
 
-/** `text` with `value` added at `path` (an array of keys; -1 last appends to an array). The parent must exist
- *  or be creatable one level up; the new member goes on its own line after the last one, indented like its
+/** `text` with `value` added at `path` (an array of keys; -1 last appends to an array), containers missing on
+ *  the way made with it. The new member goes on its own line after the last one, indented like its
  *  siblings, and no other byte of the file moves (jsonc-parser's own formatter would re-lay the lines it
  *  touches). */
 export function setAt(text, path, value) {
   const root = parseTree(text, [], PARSE);
-  if (!root) return `{${eolOf(text)}${unitOf(text)}${member(path[0], value, unitOf(text), unitOf(text), eolOf(text))}${eolOf(text)}}${eolOf(text)}`;
+  if (!root || root.type !== "object") throw new InitError("the file holds no JSON object to add to");
   for (let depth = path.length - 1; depth >= 0; depth--) {
     const container = depth === 0 ? root : findNodeAtLocation(root, path.slice(0, depth));
     if (!container) continue;
