@@ -22,12 +22,15 @@ export async function applyChanges(changes, { fs, dryRun }) {
     if (d.after === d.before) continue;
     if (d.created) fs.mkdirSync(dirOf(d.file), { recursive: true });
     let mode = 0o644;
+    let target = d.file;
     if (!d.created) {
-      mode = fs.statSync(d.file).mode & 0o777;
-      d.backup = backupName(fs, d.file);
-      fs.copyFileSync(d.file, d.backup, fs.constants.COPYFILE_EXCL);
+      // A config kept elsewhere and linked in (dotfiles) is edited where it lives; the link stays a link.
+      target = fs.realpathSync(d.file);
+      mode = fs.statSync(target).mode & 0o777;
+      d.backup = backupName(fs, target);
+      fs.copyFileSync(target, d.backup, fs.constants.COPYFILE_EXCL);
     }
-    replaceFile(fs, d.file, d.after, { mode });
+    replaceFile(fs, target, d.after, { mode });
   }
   return done;
 }

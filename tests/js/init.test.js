@@ -229,6 +229,17 @@ test("claude-code --global: settings.json in $CLAUDE_CONFIG_DIR, mcpServers in i
   assert.ok(json(path.join(sb.home, ".claude.json")).mcpServers.recordings);
 });
 
+test("a config that is a symlink (dotfiles) is edited where it lives, and stays a link", async () => {
+  const sb = sandbox();
+  const real = path.join(sb.root, "dotfiles/opencode.json");
+  write(real, '{ "model": "x/y" }\n');
+  fs.symlinkSync(real, path.join(sb.project, "opencode.json"));
+  assert.equal((await run(sb, ["opencode"])).code, 0);
+  assert.ok(fs.lstatSync(path.join(sb.project, "opencode.json")).isSymbolicLink());
+  assert.deepEqual(json(real).plugin, ["opencode-recordings"]);
+  assert.equal(read(`${real}.bak`), '{ "model": "x/y" }\n');
+});
+
 const OURS_ALREADY = [
   ["record hook claude-code", true],
   ["node /opt/x/plugin/record.cjs hook claude-code", true],
