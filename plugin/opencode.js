@@ -1,7 +1,9 @@
 // The opencode plugin: host wiring only. Each hook hands its payload to a tested function in hosts/opencode.js.
 //
 // Enable it with `"plugin": ["<path or package>"]` or the tuple form
-// `["<spec>", { file, maxBytes, redact, auto: { subagent, gate, tool, error, compacted, gatePatterns }, export, recall, hints }]`.
+// `["<spec>", { file, maxBytes, redact, auto: { subagent, gate, tool, error, compacted, gatePatterns }, export,
+// recall, hints, instructions }]`. The agent gets instructions/recordings.md in its system prompt unless
+// `instructions` is false or opencode's own `instructions` list already put the file there (then it appears once).
 // Every export of this module must be a plugin: opencode 1.18 calls each export and logs
 // "Plugin export is not a function" for anything else, so helpers live elsewhere.
 //
@@ -13,6 +15,7 @@ import { resolveOptions } from "./capture/options.js";
 import { createState } from "./capture/state.js";
 import * as hooks from "./hosts/opencode.js";
 import { settingsOf } from "./settings.js";
+import { addInstructions, readInstructions } from "./hosts/instructions.js";
 
 export const AiRecordingsPlugin = async (input, options) => {
   const opts = resolveOptions(options, process.env);
@@ -29,6 +32,7 @@ export const AiRecordingsPlugin = async (input, options) => {
   } catch (e) {
     deps.loadError = e?.message ?? String(e);
   }
+  const guide = options?.instructions === false ? null : readInstructions();
   const cwd = input?.directory ?? process.cwd();
   // `export: true` (or AI_RECORDINGS_EXPORT_AFTER_SESSION): `record export` runs, detached, when a root session goes idle.
   const exportAfter = options?.export === true || (options?.export !== false && settingsOf(process.env).exportAfterSession === true);
@@ -61,6 +65,9 @@ export const AiRecordingsPlugin = async (input, options) => {
     },
     "shell.env": safe((i, o) => {
       if (o && typeof o === "object") o.env = Object.assign(o.env ?? {}, hooks.shellEnv(state, i, target));
+    }),
+    "experimental.chat.system.transform": safe((i, o) => {
+      if (guide) addInstructions(o?.system, guide);
     }),
     event: safe(({ event }) => {
       const hit = hooks.entryFromEvent(state, event, opts);

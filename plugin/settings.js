@@ -118,3 +118,24 @@ function autoOf(v) {
   if (/^\s*all\s*$/i.test(v)) return true;
   return v.split(/[\s,]+/).filter(Boolean);
 }
+
+/**
+ * The directories other programs keep their files in, as `env` names them (for `record init` and the
+ * launcher's cache): home ($HOME, else the account's), configHome ($XDG_CONFIG_HOME, else ~/.config),
+ * cacheHome ($XDG_CACHE_HOME, else ~/.cache), claudeConfigDir ($CLAUDE_CONFIG_DIR, else ~/.claude),
+ * claudeUserFile (Claude Code's own ~/.claude.json, inside $CLAUDE_CONFIG_DIR when that is set) and
+ * codexHome ($CODEX_HOME, else ~/.codex). Relative values are ignored, as the XDG spec says.
+ */
+export function placesOf(env, homedir) {
+  const abs = (v) => (typeof v === "string" && v.startsWith("/") ? v : undefined);
+  const home = abs(env.HOME) ?? homedir();
+  const claude = abs(env.CLAUDE_CONFIG_DIR);
+  return {
+    home,
+    configHome: abs(env.XDG_CONFIG_HOME) ?? `${home}/.config`,
+    cacheHome: abs(env.XDG_CACHE_HOME) ?? `${home}/.cache`,
+    claudeConfigDir: claude ?? `${home}/.claude`,
+    claudeUserFile: claude ? `${claude}/.claude.json` : `${home}/.claude.json`,
+    codexHome: abs(env.CODEX_HOME) ?? `${home}/.codex`,
+  };
+}

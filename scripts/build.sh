@@ -20,11 +20,4 @@ rm -f plugin/recorder.bundle.js plugin/cli.bundle.cache # (recorder.bundle.js: a
 node_modules/.bin/esbuild plugin/cli/index.js --bundle --platform=node --format=cjs --log-level=warning \
   --banner:js='const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' \
   --define:import.meta.url=__importMetaUrl --outfile=plugin/cli.bundle.cjs
-# The training run: one Claude Code gate failure through hook mode, recorded into a scratch directory.
-scratch="$(mktemp -d)"
-trap 'rm -rf "$scratch"' EXIT
-env -i PATH="$PATH" HOME="$scratch" XDG_STATE_HOME="$scratch/state" AI_RECORDINGS_FILE="$scratch/r.jsonl" \
-  AI_RECORDINGS_CODE_CACHE_OUT=plugin/cli.bundle.cache \
-  node plugin/record.cjs hook claude-code < <(sed -e "s#\${FIXTURE}#$PWD/tests/fixtures/hosts#g" -e "s#\${PROJECT}#$PWD#g" \
-    tests/fixtures/hosts/claude-code/post-tool-use-failure-gate.json)
-grep -q '"gate.failed"' "$scratch/r.jsonl" || { echo "build: the code-cache training run wrote no entry" >&2; exit 1; }
+bash scripts/train-cache.sh node

@@ -25,11 +25,12 @@ const SUBCOMMANDS = {
   hook: (args) => import("./hook-mode.js").then((m) => m.runHookArgs(args)),
   export: lazy("./cli/export.js", "exportCmd"),
   recall: lazy("./cli/recall.js", "recall"),
+  init: lazy("./cli/init.js", "init"),
 };
 // Subcommands whose words are all arguments (a query).
 const ALL_WORDS = new Set(["recall"]);
 // Subcommands that take one plain word (an eid; a host name).
-const ONE_WORD = { show: /^[^\s]{1,64}$/, hook: /^(claude-code|codex)$/ };
+const ONE_WORD = { show: /^[^\s]{1,64}$/, hook: /^(claude-code|codex)$/, init: /^(opencode|claude-code|codex)$/ };
 
 /** Whether `args` (argv) invoke a subcommand rather than record text. */
 export function isSubcommand(args) {

@@ -1,5 +1,5 @@
-// The real Claude Code and Codex CLIs, offline, with our hook mode and our MCP server configured as
-// docs/hosts.md shows. In each scripted session a gate fails (`npm test` exits 3), a subagent finishes, and the
+// The real Claude Code and Codex CLIs, offline, with our hook mode and our MCP server configured by
+// `record init` (which writes what docs/hosts.md shows: the first test holds the two to each other). In each scripted session a gate fails (`npm test` exits 3), a subagent finishes, and the
 // model calls our MCP `record` tool (and in Claude Code's, a Read of a missing file fails); the assertions are
 // on the lines written to the recordings file.
 //
@@ -10,7 +10,10 @@ import { entries } from "../js/helpers.js";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { startAnthropic, startResponses } from "./mock-models.js";
-import { makeSandbox, runClaude, runCodex, cleanup, CLAUDE, CODEX } from "./harness.js";
+import * as path from "node:path";
+import { parse as parseToml } from "@rainbowatcher/toml-edit-js";
+import initToml from "@rainbowatcher/toml-edit-js";
+import { makeSandbox, runClaude, runCodex, cleanup, recordInit, docSnippet, CLAUDE, CODEX } from "./harness.js";
 
 const BRIEF = "SUBAGENT-BRIEF: find why the widget spins; report the cause only.";
 const REPORT = "Subagent report: the widget spins because of a race in spin().";
@@ -38,6 +41,23 @@ function byTrigger(lines) {
   }
   return out;
 }
+
+test("record init writes the entries docs/hosts.md shows, for Claude Code and Codex", async () => {
+  const d = makeSandbox("hosts-init-");
+  try {
+    const env = { PATH: process.env.PATH, HOME: d.home, CLAUDE_CONFIG_DIR: path.join(d.config, "claude"), CODEX_HOME: path.join(d.config, "codex") };
+    recordInit(["claude-code", "--global"], env, d.project);
+    recordInit(["codex"], env, d.project);
+    const json = (p) => JSON.parse(fs.readFileSync(p, "utf8"));
+    assert.deepEqual(json(path.join(env.CLAUDE_CONFIG_DIR, "settings.json")), JSON.parse(docSnippet("claude-settings")));
+    assert.deepEqual(json(path.join(env.CLAUDE_CONFIG_DIR, ".claude.json")), JSON.parse(docSnippet("claude-mcp")));
+    assert.deepEqual(json(path.join(env.CODEX_HOME, "hooks.json")), JSON.parse(docSnippet("codex-hooks")));
+    await initToml();
+    assert.deepEqual(parseToml(fs.readFileSync(path.join(env.CODEX_HOME, "config.toml"), "utf8")), parseToml(docSnippet("codex-config")));
+  } finally {
+    cleanup(d);
+  }
+});
 
 test("claude-code: gate failure, failed tool and subagent through hook mode, a record call through the MCP server", { skip: !has(CLAUDE) && "claude not installed" }, async () => {
   const mock = await startAnthropic(({ text, n, body }) => {

@@ -388,8 +388,9 @@ test("the launcher's code cache: used as built; a rejected or missing one is sai
   assert.match(run(missing, "missing"), /record: code cache missing/);
   assert.doesNotMatch(run(missing, "missing, renewed"), /code cache/);
   assert.deepEqual(fs.readdirSync(missing).filter((f) => f.endsWith(".tmp")), []);
-  // An install this user may not write to (owned by root, run as nobody): no cache is written, nothing else
-  // changes. (Needs root, to switch users.)
+  // An install this user may not write to (owned by root, run as nobody): the cache goes to the user's cache
+  // directory instead, and the next run uses it; nothing is written beside the bundle. (Needs root, to switch
+  // users.)
   if (!canDropPrivileges()) {
     fs.chmodSync(d, 0o755);
     const ro = pluginCopy(d, "read-only", (p) => fs.rmSync(path.join(p, "cli.bundle.cache")));
@@ -397,13 +398,19 @@ test("the launcher's code cache: used as built; a rejected or missing one is sai
     fs.mkdirSync(open, { mode: 0o777 });
     fs.chmodSync(open, 0o777);
     const file = path.join(open, "ro.jsonl");
-    const args = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", RUNTIME, path.join(ro, "record.cjs"), "--json", "--file", file, '{"note":"read-only"}'];
-    const r = spawnSync("setpriv", args, { env: debugEnv, encoding: "utf8" });
-    assert.equal(r.status, 0, r.stderr);
-    assert.equal(JSON.parse(r.stdout).status, "recorded");
-    assert.match(r.stderr, /record: code cache missing/);
+    const xdg = path.join(open, "cache");
+    const asNobody = (note) => {
+      const args = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", RUNTIME, path.join(ro, "record.cjs"), "--json", "--file", file, `{"note":"${note}"}`];
+      const r = spawnSync("setpriv", args, { env: { ...debugEnv, XDG_CACHE_HOME: xdg }, encoding: "utf8" });
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(JSON.parse(r.stdout).status, "recorded");
+      return r.stderr;
+    };
+    assert.match(asNobody("read-only"), new RegExp(`record: code cache missing: ${xdg}/opencode-recordings/cli-[0-9a-f]{8}-v[\\d.]+\\.cache`));
+    assert.equal(fs.readdirSync(path.join(xdg, "opencode-recordings")).filter((f) => f.endsWith(".cache")).length, 1);
+    assert.doesNotMatch(asNobody("read-only, cached"), /code cache/);
     assert.deepEqual(fs.readdirSync(ro).filter((f) => f.startsWith("cli.bundle.cache")), []);
-    assert.equal(entries(file)[0].note, "read-only");
+    assert.deepEqual(entries(file).map((e) => e.note), ["read-only", "read-only, cached"]);
   }
 });
 
