@@ -53,6 +53,10 @@ export interface CoreOutcome {
   warnings: string[];
   /** How many secrets were replaced by markers. */
   redactions: number;
+  /** piece() only: how many of the bytes given, at their end, the line does not hold. They are held back so that no
+   *  secret is split between two lines: the caller passes them again, first, in the next piece's bytes (plugin/core.js
+   *  does). Absent when 0 (and always for the last piece). */
+  held?: number;
 }
 
 export class Recorder {
@@ -64,9 +68,10 @@ export class Recorder {
   /** Turns any input into one stamped line. `now` is milliseconds since the Unix epoch (Date.now()).
    *  A Uint8Array may hold bytes that are not UTF-8 (they are quarantined losslessly, base64). */
   record(input: string | Uint8Array, now: number): CoreOutcome;
-  /** For inputs over the size bound: one bounded piece of the input, as a quarantine line that carries
-   *  `eid`, `piece` (0-based index), `pieces` and `bytes` (the whole input's size). */
-  piece(chunk: Uint8Array, now: number, eid: string, index: number, count: number, totalBytes: number): CoreOutcome;
+  /** For inputs over the size bound: one bounded piece of the input (after what the previous piece held back, see
+   *  CoreOutcome.held), as a quarantine line that carries `eid`, `piece` (0-based index), `pieces` and `bytes` (the
+   *  whole input's size). */
+  piece(bytes: Uint8Array, now: number, eid: string, index: number, count: number, totalBytes: number): CoreOutcome;
   /** The main-file marker for an oversized input whose pieces went to quarantine under `eid`. */
   marker(now: number, eid: string, count: number, totalBytes: number): CoreOutcome;
 }

@@ -75,6 +75,11 @@ impl<'s> Line<'s> {
         k
     }
 
+    /// The content is written redacted already: [`finish`](Self::finish) adds the stamps without a pass of its own.
+    pub fn redacted_already(&mut self) {
+        self.text_redacted = true;
+    }
+
     /// What the core read out of text, and the verbatim input.
     pub fn read_out(&mut self, note: Option<&str>, sentiment: Option<&str>, raw: &str, hits: Vec<Hit>) {
         if let Some(n) = note {
@@ -143,6 +148,6 @@ impl<'s> Line<'s> {
             self.out.push('}');
         }
         self.out.push('\n');
-        Outcome { line: self.out, target, eid: self.eid, style, reason, warnings, redactions }
+        Outcome { line: self.out, target, eid: self.eid, style, reason, warnings, redactions, held: 0 }
     }
 }

@@ -108,4 +108,7 @@ pub struct Outcome {
     pub reason: Option<Reason>,
     pub warnings: Vec<String>,
     pub redactions: usize,
+    /// For a piece of an oversized input: how many of the bytes given, at their end, the line does not hold; the
+    /// caller gives them again, first, with the next piece's bytes. 0 otherwise.
+    pub held: usize,
 }

@@ -15,6 +15,9 @@ const PREVIEW_BYTES: usize = 2048;
 pub enum Raw<'a> {
     /// Valid UTF-8 that could not be read as an entry: kept as a JSON string (exact round trip).
     Text(&'a str),
+    /// Valid UTF-8 already redacted (the piece of an oversized input, redacted with the bytes after it in view), and
+    /// what was redacted in it (path `$`).
+    Redacted { text: &'a str, hits: Vec<Hit> },
     /// Bytes that are not valid UTF-8: base64 plus a lossy preview.
     Bytes { bytes: &'a [u8], encoding: &'static str },
     /// UTF-16 code units with a lone surrogate: base64 of UTF-16LE plus a lossy preview.
@@ -52,6 +55,11 @@ pub fn quarantine_with(
     line.member("reason", &string_token(&reason.to_string()));
     match raw {
         Raw::Text(t) => line.member("raw", &string_token(t)),
+        Raw::Redacted { text, hits } => {
+            line.note_hits("$.raw", hits);
+            line.member("raw", &string_token(text));
+            line.redacted_already();
+        }
         Raw::Bytes { bytes, encoding } => {
             let (clean, n) = redact_bytes(bytes, redactor);
             line.note_hits("$.raw_b64", n);

@@ -39,6 +39,8 @@ use keys::KeyCache;
 use rule::push_marker;
 use std::cell::RefCell;
 
+pub(crate) use scan::Found;
+
 pub use rule::{Rule, BUILTIN_RULES};
 
 /// Version of the built-in rule set, written next to every redaction list. Bump when rules change.
@@ -113,27 +115,25 @@ impl Redactor {
     /// Redacts free text (a decoded string). Returns `None` when nothing matched (the fast, common case).
     /// Hits have path `$`.
     pub fn redact_text(&self, text: &str) -> Option<(String, Vec<Hit>)> {
-        if !self.enabled || text.is_empty() {
-            return None;
-        }
-        let spans = self.with_keys(|keys| self.find(text, keys, scan::Resume::START));
+        let spans = self.spans(text);
         if spans.is_empty() {
             return None;
         }
-        let mut out = String::with_capacity(text.len() + 24 * spans.len());
-        let mut hits = Hits::default();
-        let mut last = 0;
-        for f in &spans {
-            if f.start < last {
-                continue;
-            }
-            out.push_str(text.get(last..f.start).unwrap_or(""));
-            push_marker(&mut out, f.rule);
-            hits.add("$", f.rule);
-            last = f.end;
+        Some(apply(text, &spans))
+    }
+
+    /// What [`redact_text`](Self::redact_text) replaces in `text`, in order: for a caller that decides where the text
+    /// ends before redacting it (pieces of an oversized input).
+    pub(crate) fn spans(&self, text: &str) -> Vec<Found> {
+        if !self.enabled || text.is_empty() {
+            return Vec::new();
         }
-        out.push_str(text.get(last..).unwrap_or(""));
-        Some((out, hits.into_vec()))
+        self.with_keys(|keys| self.find(text, keys, scan::Resume::START))
+    }
+
+    /// Whether redaction is on.
+    pub(crate) fn enabled(&self) -> bool {
+        self.enabled
     }
 
     /// Redacts a valid, minified JSON value given as raw text (one top-level member's value, or a whole
@@ -241,6 +241,25 @@ impl Redactor {
         }
         found
     }
+}
+
+/// `text` with `spans` (sorted; one that overlaps an earlier one is passed over) replaced by markers, and the hits (path
+/// `$`).
+pub(crate) fn apply(text: &str, spans: &[Found]) -> (String, Vec<Hit>) {
+    let mut out = String::with_capacity(text.len() + 24 * spans.len());
+    let mut hits = Hits::default();
+    let mut last = 0;
+    for f in spans {
+        if f.start < last {
+            continue;
+        }
+        out.push_str(text.get(last..f.start).unwrap_or(""));
+        push_marker(&mut out, f.rule);
+        hits.add("$", f.rule);
+        last = f.end;
+    }
+    out.push_str(text.get(last..).unwrap_or(""));
+    (out, hits.into_vec())
 }
 
 /// Runs `f` with what a redactor keeps from call to call in `cell` (its key cache, its decoding buffers). The calls

@@ -147,8 +147,8 @@ impl Recorder {
         to_js(out)
     }
 
-    pub fn piece(&self, chunk: &[u8], now: f64, eid: &str, index: u32, count: u32, total_bytes: f64) -> JsValue {
-        to_js(oversized::piece(chunk, now, eid, index, count, total_bytes, &self.ctx, &self.redactor))
+    pub fn piece(&self, bytes: &[u8], now: f64, eid: &str, index: u32, count: u32, total_bytes: f64) -> JsValue {
+        to_js(oversized::piece(bytes, now, eid, index, count, total_bytes, &self.ctx, &self.redactor))
     }
 
     pub fn marker(&self, now: f64, eid: &str, count: u32, total_bytes: f64) -> JsValue {
@@ -157,12 +157,13 @@ impl Recorder {
 }
 
 /// The outcome object is assembled on the JS side in one call: building it member by member with `Reflect.set` from
-/// here cost more than parsing a small entry. `reason`, `reasonCode` and `warnings` cross only when present; the
-/// closed sets cross as their strings (`Style::as_str`, `Reason::code`).
+/// here cost more than parsing a small entry. `reason`, `reasonCode`, `warnings` and `held` cross only when present;
+/// the closed sets cross as their strings (`Style::as_str`, `Reason::code`).
 #[wasm_bindgen(inline_js = "
-export function outcome(line, quarantine, eid, style, redactions, reason, reasonCode, warnings) {
+export function outcome(line, quarantine, eid, style, redactions, reason, reasonCode, warnings, held) {
   return { line, target: quarantine ? 'quarantine' : 'main', eid, style,
-           reason: reason ?? undefined, reasonCode: reasonCode ?? undefined, warnings: warnings ?? [], redactions };
+           reason: reason ?? undefined, reasonCode: reasonCode ?? undefined, warnings: warnings ?? [], redactions,
+           held: held || undefined };
 }")]
 extern "C" {
     #[allow(clippy::too_many_arguments)] // the members of the outcome, one for one
@@ -175,6 +176,7 @@ extern "C" {
         reason: Option<String>,
         reason_code: Option<&str>,
         warnings: Option<Vec<String>>,
+        held: u32,
     ) -> JsValue;
 }
 
@@ -183,5 +185,6 @@ fn to_js(out: Outcome) -> JsValue {
     let code = out.reason.as_ref().map(|r| r.code());
     let reason = out.reason.as_ref().map(|r| r.to_string());
     let quarantine = out.target == Target::Quarantine;
-    outcome(out.line, quarantine, out.eid, out.style.as_str(), out.redactions as u32, reason, code, warnings)
+    let (style, redactions, held) = (out.style.as_str(), out.redactions as u32, out.held as u32);
+    outcome(out.line, quarantine, out.eid, style, redactions, reason, code, warnings, held)
 }
