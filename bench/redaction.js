@@ -11,9 +11,12 @@
 //    `raw` too, so the line holds it twice). The core has no export that redacts alone, so redaction's own cost
 //    is the paired difference on − off (same input, same round). MB/s = 10^6 bytes of text per second.
 //  * the JS baseline: the same rule set as JS RegExps, one per built-in rule or form (JS_RULES below, written for this
-//    bench, approximating crate/src/redact/rules.rs), applied rule after rule with String.replace to the text.
+//    bench, approximating the matchers in crate/src/redact/), applied rule after rule with String.replace to the text.
 //  * the whole pipeline: `record()` of plugin/recorder.js (target, git facts, core, writer, status record on) with
 //    a 1 KiB entry, alternated with a bare `fs.appendFileSync` of a 1 KiB line, as bench/run.js does.
+//  * with `--base DIR` (a checkout of older code, built: DIR/plugin/wasm/), the A/B of the two cores in one process:
+//    `Core.record()` of this checkout and of DIR on the same inputs, alternating call by call, as the ratio of their
+//    times (this ÷ DIR, the median of each round's ratio), and the size of the two .wasm files.
 // Timings are medians over rounds after warm-up (≥ 300 ms of calls per phase, see warm()): core on and off
 // alternate within a round; the JS pass runs in its own phase (its garbage would otherwise be collected inside a
 // core measurement).
@@ -33,6 +36,9 @@ const QUICK = process.argv.includes("--quick");
  *  quarter from the next one's (Bun's 1 MiB secrets row read 9.5× and 12.3× on the same code), so each figure is the
  *  median over the runs, and the target lines give every run's value. */
 const RUNS = QUICK ? 1 : Number(process.env.BENCH_RUNS || 3);
+/** `--base DIR`: the older checkout the A/B compares this one with. */
+const BASE = process.argv.includes("--base") ? path.resolve(process.argv[process.argv.indexOf("--base") + 1]) : null;
+const WASM = (root) => path.join(root, "plugin", "wasm", "recordings_core_bg.wasm");
 
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -115,7 +121,7 @@ export function secretLog(bytes, every = 16, seed = 2) {
 
 // ---------------------------------------------------------------------------------------------------------------
 // The JS baseline: the built-in rules as one JS RegExp each, applied rule after rule with String.replace. These
-// APPROXIMATE the hand-written Rust matchers in crate/src/redact/rules.rs (same prefixes, lengths and key names;
+// APPROXIMATE the hand-written Rust matchers in crate/src/redact/ (same prefixes, lengths and key names;
 // no character-mix, placeholder or entropy filters, no JSON-escape awareness), so they are, if anything, less work
 // than the Rust rules. Where a rule has a group, only group 1 is replaced.
 
@@ -319,6 +325,7 @@ async function child(part) {
     }
   }
 
+  if (part === "ab") return { ...out, ab: await ab(Core, now, ctx) };
   if (part !== "pipeline") return out;
   // Whole pipeline: record() of a 1 KiB entry vs a bare fs.appendFileSync of a 1 KiB line, alternating.
   const d = fs.mkdtempSync(path.join(os.tmpdir(), "bench-redact-"));
@@ -356,6 +363,45 @@ async function child(part) {
   return out;
 }
 
+/** The A/B of this checkout's core (`Core`) against the one of `--base` on the same inputs: per input, rounds of calls
+ *  of the two in turn (which one goes first alternates from round to round), the median of the rounds' time ratios
+ *  (this ÷ base). Redaction is on, as in a recording. */
+async function ab(Core, now, ctx) {
+  const { Core: BaseCore, coreLoadError } = await import(pathToFileURL(path.join(BASE, "plugin", "core.js")));
+  if (coreLoadError()) throw new Error(`base core not loaded: ${coreLoadError()}`);
+  const mine = new Core();
+  const base = new BaseCore();
+  mine.setContext(ctx);
+  base.setContext(ctx);
+  const rows = [];
+  for (const size of [1024, 1 << 20]) {
+    for (const kind of ["clean", "secrets"]) {
+      const { text } = kind === "clean" ? { text: cleanLog(size) } : secretLog(size, size <= 4096 ? 3 : 16);
+      for (const shape of ["json", "text"]) {
+        const input = shape === "json" ? JSON.stringify({ tool: "bash", output: text }) : text;
+        const big = size > 4096;
+        const n = big ? (QUICK ? 15 : 61) : QUICK ? 21 : 61;
+        const per = big ? 1 : QUICK ? 100 : 300;
+        const fMine = () => mine.record(input, now);
+        const fBase = () => base.record(input, now);
+        warm([fMine, fBase], per);
+        const ratios = [];
+        const [tm, tb] = [[], []];
+        for (let r = 0; r < n; r++) {
+          const order = r % 2 ? [fBase, fMine] : [fMine, fBase];
+          const [a, b] = rounds(order, 1, per);
+          const [m, o] = r % 2 ? [b[0], a[0]] : [a[0], b[0]];
+          tm.push(m);
+          tb.push(o);
+          ratios.push(m / o);
+        }
+        rows.push({ size, kind, shape, msMine: median(tm), msBase: median(tb), ratio: median(ratios), rounds: n, callsPerRound: per });
+      }
+    }
+  }
+  return { rows, wasmBytes: fs.statSync(WASM(ROOT)).size, baseWasmBytes: fs.statSync(WASM(BASE)).size };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Orchestration (parent)
 
@@ -383,8 +429,56 @@ function mergeRuns(runs) {
   return out;
 }
 
+/** The A/B runs of one runtime merged as `mergeRuns` merges the others: each row's ratio is the median of the runs'. */
+function mergeAb(runs) {
+  const out = structuredClone(runs[0]);
+  out.runs = runs.length;
+  out.ab.rows.forEach((row, k) => {
+    for (const f of ["msMine", "msBase"]) row[f] = median(runs.map((r) => r.ab.rows[k][f]));
+    row.ratioRuns = runs.map((r) => r.ab.rows[k].ratio);
+    row.ratio = median(row.ratioRuns);
+  });
+  return out;
+}
+
+/** The A/B table (see `ab`). */
+function abSection(results) {
+  const L = [];
+  const first = results[0];
+  const git = (args, cwd) => spawnSync("git", args, { cwd, encoding: "utf8" }).stdout.trim();
+  const rev = (dir) => git(["rev-parse", "--short", "HEAD"], dir) + (git(["status", "--porcelain", "--", "crate"], dir) ? "+changes" : "");
+  L.push(`### Same-run A/B against older code`);
+  L.push("");
+  L.push(
+    `\`node bench/redaction.js --base DIR\`: this checkout (${rev(ROOT)}) against ${rev(BASE)} in one process per runtime, ` +
+      `\`Core.record()\` of each on the same inputs (redaction on), the two alternating call by call and taking turns at going first, ` +
+      `${first.runs} child run${first.runs > 1 ? "s" : ""} per runtime; a figure is the median over the runs of each run's median ratio ` +
+      `(this ÷ older: below 1 is faster). 1 MiB: ${first.ab.rows.find((r) => r.size > 1024).rounds} rounds of 1 call; 1 KiB: ` +
+      `${first.ab.rows.find((r) => r.size === 1024).rounds} rounds of ${first.ab.rows.find((r) => r.size === 1024).callsPerRound} calls.`,
+  );
+  L.push("");
+  L.push(`| input | ${results.map((r) => `${r.runtime}: this / older, ms | ratio`).join(" | ")} |`);
+  L.push(`|---|${results.map(() => "---:|---:").join("|")}|`);
+  for (const row of first.ab.rows) {
+    const cells = results.map((r) => {
+      const x = r.ab.rows.find((y) => y.size === row.size && y.kind === row.kind && y.shape === row.shape);
+      const f = (v) => (v < 0.1 ? v.toFixed(4) : v.toFixed(3));
+      return `${f(x.msMine)} / ${f(x.msBase)} | ${x.ratio.toFixed(3)}${x.ratioRuns.length > 1 ? ` (${x.ratioRuns.map((v) => v.toFixed(3)).join(", ")})` : ""}`;
+    });
+    L.push(`| ${sizeName(row.size)} ${row.kind}${row.shape === "text" ? ", *text*" : ""} | ${cells.join(" | ")} |`);
+  }
+  const worst = Math.max(...results.flatMap((r) => r.ab.rows.map((x) => x.ratio)));
+  const best = Math.min(...results.flatMap((r) => r.ab.rows.map((x) => x.ratio)));
+  L.push("");
+  L.push(
+    `Target: within ±3% of the older code or better: ratios from ${best.toFixed(3)} to ${worst.toFixed(3)} — ${worst <= 1.03 ? "met" : "**not met**"}. ` +
+      `\`.wasm\`: ${first.ab.wasmBytes} bytes against ${first.ab.baseWasmBytes} — ${first.ab.wasmBytes <= first.ab.baseWasmBytes ? "no larger" : "**larger**"}.`,
+  );
+  return L.join("\n");
+}
+
 function runChild(runtime, part) {
-  const args = [SELF, "--child", part, ...(QUICK ? ["--quick"] : [])];
+  const args = [SELF, "--child", part, ...(QUICK ? ["--quick"] : []), ...(BASE ? ["--base", BASE] : [])];
   const r = spawnSync(runtime, args, { encoding: "utf8", maxBuffer: 1 << 26, cwd: ROOT });
   if (r.status !== 0) throw new Error(`${runtime} child failed (${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split("\n").at(-1));
@@ -544,16 +638,24 @@ async function main() {
   if (fs.existsSync(BUN)) runtimes.push(BUN);
   else console.error(`no Bun at ${BUN}: Node only`);
   const loadAtStart = os.loadavg().map((x) => x.toFixed(2)).join(" / ");
+  if (process.argv.includes("--ab-only")) {
+    if (!BASE) throw new Error("--ab-only needs --base DIR");
+    console.log(abSection(runtimes.map((rt) => mergeAb(Array.from({ length: RUNS }, () => runChild(rt, "ab"))))));
+    return;
+  }
   const runs = runtimes.map(() => []);
+  const abRuns = runtimes.map(() => []);
   for (let k = 0; k < RUNS; k++) {
     runtimes.forEach((rt, i) => {
       const r = runChild(rt, "cases");
       r.pipeline = runChild(rt, "pipeline").pipeline;
       runs[i].push(r);
+      if (BASE) abRuns[i].push(runChild(rt, "ab"));
     });
   }
   const results = runs.map(mergeRuns);
-  const text = section(results, loadAtStart);
+  let text = section(results, loadAtStart);
+  if (BASE) text += "\n\n" + abSection(abRuns.map(mergeAb));
   console.log(text);
   if (!process.argv.includes("--no-write")) {
     writeSection(text);

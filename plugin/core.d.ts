@@ -24,21 +24,39 @@ export interface CoreOptions {
   allowPatterns?: string[];
 }
 
+/** Which file a line goes to: the recordings file, or the sibling `<stem>.quarantine.jsonl`. */
+export type Target = "main" | "quarantine";
+
+/** How the input was read (docs/schema.md, "Input styles"); "piece" and "marker" are the lines of an input over the
+ *  size bound. */
+export type Style = "json" | "json-value" | "loose" | "text" | "empty" | "quarantine" | "piece" | "marker";
+
+/** Why a line went to quarantine: bytes that are not UTF-8, a JS string with a lone surrogate, text that starts
+ *  like a JSON object but is not readable, an input over the size bound. */
+export type ReasonCode = "not-utf8" | "lone-surrogate" | "not-json" | "oversized";
+
 export interface CoreOutcome {
   /** One complete JSONL line, ending in "\n", to be written with a single write(). */
   line: string;
   /** "main": the recordings file; "quarantine": the sibling `<stem>.quarantine.jsonl`. */
-  target: "main" | "quarantine";
+  target: Target;
   /** The entry id written in the line (the caller's own `eid` if it supplied one). */
   eid: string;
-  /** How the input was read: "json", "json-value", "loose", "text", "empty", "quarantine", "piece", "marker". */
-  style: string;
-  /** Why the entry went to quarantine (absent for "main"). */
+  /** How the input was read. */
+  style: Style;
+  /** Why the entry went to quarantine, in words (absent for "main"); the line's `reason` member holds the same. */
   reason?: string;
+  /** The kind of `reason`, to switch on (absent for "main", and on the lines plugin/core.js builds itself when the
+   *  core failed: their reason starts with "core failed"). */
+  reasonCode?: ReasonCode;
   /** Non-fatal remarks, e.g. "relaxed JSON repaired; verbatim input kept in raw". */
   warnings: string[];
   /** How many secrets were replaced by markers. */
   redactions: number;
+  /** piece() only: how many of the bytes given, at their end, the line does not hold. They are held back so that no
+   *  secret is split between two lines: the caller passes them again, first, in the next piece's bytes (plugin/core.js
+   *  does). Absent when 0 (and always for the last piece). */
+  held?: number;
 }
 
 export class Recorder {
@@ -50,9 +68,10 @@ export class Recorder {
   /** Turns any input into one stamped line. `now` is milliseconds since the Unix epoch (Date.now()).
    *  A Uint8Array may hold bytes that are not UTF-8 (they are quarantined losslessly, base64). */
   record(input: string | Uint8Array, now: number): CoreOutcome;
-  /** For inputs over the size bound: one bounded piece of the input, as a quarantine line that carries
-   *  `eid`, `piece` (0-based index), `pieces` and `bytes` (the whole input's size). */
-  piece(chunk: Uint8Array, now: number, eid: string, index: number, count: number, totalBytes: number): CoreOutcome;
+  /** For inputs over the size bound: one bounded piece of the input (after what the previous piece held back, see
+   *  CoreOutcome.held), as a quarantine line that carries `eid`, `piece` (0-based index), `pieces` and `bytes` (the
+   *  whole input's size). */
+  piece(bytes: Uint8Array, now: number, eid: string, index: number, count: number, totalBytes: number): CoreOutcome;
   /** The main-file marker for an oversized input whose pieces went to quarantine under `eid`. */
   marker(now: number, eid: string, count: number, totalBytes: number): CoreOutcome;
 }

@@ -164,6 +164,13 @@ export function fallbackMarker(now, eid, count, totalBytes, context, warning) {
   return { line: fallbackLine(members, context), target: "main", eid, style: "marker", warnings: [warning], redactions: 0, fallback: true };
 }
 
+function concatBytes(a, b) {
+  const out = new Uint8Array(a.byteLength + b.byteLength);
+  out.set(a);
+  out.set(b, a.byteLength);
+  return out;
+}
+
 function sizeOf(input) {
   // UTF-16 units: the UTF-8 size of mostly-ASCII text, without encoding it. (Text of 3-byte characters is
   // undercounted up to 3x; RESET_ABOVE_MEMORY still bounds what it leaves behind.)
@@ -182,6 +189,7 @@ export class Core {
     this.inner = null;
     this.innerGeneration = -1;
     this.warnings = [];
+    this.held = null; // { eid, next, bytes }: see piece()
   }
 
   /** The live generated Recorder, rebuilt after a reset. Throws only if the core is unavailable. */
@@ -233,9 +241,17 @@ export class Core {
   }
 
   piece(chunk, now, eid, index, count, totalBytes) {
-    const r = this.#guard((rec) => rec.piece(chunk, now, eid, index, count, totalBytes), chunk.byteLength);
-    if (r.value && typeof r.value.line === "string") return r.value;
-    return fallbackOutcome(chunk, now, `core failed: ${describe(r.error)}`, this.context, {
+    // What the previous piece held back (CoreOutcome.held) goes first; the held bytes are copied, as the caller may
+    // reuse the chunk's buffer.
+    const held = this.held && this.held.eid === eid && this.held.next === index ? this.held.bytes : null;
+    this.held = null;
+    const bytes = held ? concatBytes(held, chunk) : chunk;
+    const r = this.#guard((rec) => rec.piece(bytes, now, eid, index, count, totalBytes), bytes.byteLength);
+    if (r.value && typeof r.value.line === "string") {
+      if (r.value.held) this.held = { eid, next: index + 1, bytes: Uint8Array.prototype.slice.call(bytes, bytes.byteLength - r.value.held) };
+      return r.value;
+    }
+    return fallbackOutcome(bytes, now, `core failed: ${describe(r.error)}`, this.context, {
       eid,
       extra: [["piece", index], ["pieces", count], ["bytes", totalBytes]],
     });

@@ -4,14 +4,16 @@
 //! (JSON broken beyond the relaxed reader, bytes that are not UTF-8, JS strings with lone surrogates)
 //! goes, verbatim and recoverable, to the quarantine file with a reason.
 //!
-//! Line layout: `ts` and `eid` first (so no two files start with the same bytes), then the caller's
+//! Line layout (`line`): `ts` and `eid` first (so no two files start with the same bytes), then the caller's
 //! members in the caller's order and bytes, then what the core read out of text (`note`, `sentiment`,
-//! `raw`), then `capture` and the context stamps, then the redaction summary. A key the caller supplied is
-//! never written a second time: the caller's value stands.
+//! `raw`), then `capture` and the context stamps, then the redaction summary.
 
-use crate::json::{self, encode_string, string_token};
+use crate::line::Line;
+use crate::outcome::{Outcome, Reason, Style, Target};
+use crate::parse::strict_json::{self, string_token};
+use crate::parse::{fields, near_json};
+use crate::quarantine::{lone_surrogate_at, quarantine, Raw};
 use crate::redact::{Hit, Redactor};
-use crate::{b64, loose, relaxed, stamp};
 
 /// The input as it arrived at the boundary.
 pub enum Input<'a> {
@@ -57,38 +59,16 @@ impl Context {
 /// A context rendered for writing: see [`Context::render`].
 #[derive(Debug, Clone, Default)]
 pub struct Stamps {
-    members: Vec<Stamp>,
+    pub(crate) members: Vec<Stamp>,
 }
 
 #[derive(Debug, Clone)]
-struct Stamp {
-    key: String,
+pub(crate) struct Stamp {
+    pub(crate) key: String,
     /// `"key":value`, ready to append.
-    member: String,
-    hits: Vec<Hit>,
+    pub(crate) member: String,
+    pub(crate) hits: Vec<Hit>,
 }
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Target {
-    Main,
-    Quarantine,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
-    /// One line of valid JSON ending in `\n`.
-    pub line: String,
-    pub target: Target,
-    pub eid: String,
-    /// json, json-value, loose, text, empty, quarantine, piece, marker.
-    pub style: &'static str,
-    pub reason: Option<String>,
-    pub warnings: Vec<String>,
-    pub redactions: usize,
-}
-
-/// Longest lossy preview kept beside base64 bytes in quarantine.
-const PREVIEW_BYTES: usize = 2048;
 
 /// Records one input. `now` is milliseconds since the epoch; `random` feeds the entry id.
 pub fn record(input: Input<'_>, now: f64, random: [u8; 8], ctx: &Stamps, redactor: &Redactor) -> Outcome {
@@ -97,65 +77,19 @@ pub fn record(input: Input<'_>, now: f64, random: [u8; 8], ctx: &Stamps, redacto
         Input::Bytes(b) => match std::str::from_utf8(b) {
             Ok(t) => text(t, now, random, ctx, redactor),
             Err(e) => {
-                let reason =
-                    format!("input is not valid UTF-8 (first bad byte at offset {}); kept as base64", e.valid_up_to());
+                let reason = Reason::NotUtf8 { at: e.valid_up_to() };
                 let raw = Raw::Bytes { bytes: b, encoding: "utf-8" };
-                quarantine(&reason, raw, now, random, ctx, redactor, &[])
+                quarantine(reason, raw, now, random, ctx, redactor, &[])
             }
         },
-        Input::Utf16(units) => {
-            match String::from_utf16(units) {
-                Ok(t) => text(&t, now, random, ctx, redactor),
-                Err(_) => {
-                    let at = lone_surrogate_at(units);
-                    let reason = format!("input holds a lone UTF-16 surrogate at code unit {at}; kept as base64 of its UTF-16LE code units");
-                    quarantine(&reason, Raw::Utf16(units), now, random, ctx, redactor, &[])
-                }
+        Input::Utf16(units) => match String::from_utf16(units) {
+            Ok(t) => text(&t, now, random, ctx, redactor),
+            Err(_) => {
+                let reason = Reason::LoneSurrogate { at: lone_surrogate_at(units) };
+                quarantine(reason, Raw::Utf16(units), now, random, ctx, redactor, &[])
             }
-        }
+        },
     }
-}
-
-/// One bounded piece of an input too large to record whole; goes to quarantine under the given `eid`.
-#[allow(clippy::too_many_arguments)] // the boundary's arguments, one for one
-pub fn piece(
-    chunk: &[u8],
-    now: f64,
-    eid: &str,
-    index: u32,
-    count: u32,
-    total: f64,
-    ctx: &Stamps,
-    redactor: &Redactor,
-) -> Outcome {
-    let reason =
-        format!("input of {} bytes is over the size bound; kept in {count} pieces under one eid", total as u64);
-    let extra = [
-        ("piece".to_owned(), index.to_string()),
-        ("pieces".to_owned(), count.to_string()),
-        ("bytes".to_owned(), (total as u64).to_string()),
-    ];
-    let raw = match std::str::from_utf8(chunk) {
-        Ok(t) => Raw::Text(t),
-        Err(_) => Raw::Bytes { bytes: chunk, encoding: "utf-8" },
-    };
-    let mut out = quarantine_with(&reason, raw, now, Some(eid), [0; 8], ctx, redactor, &extra);
-    out.style = "piece";
-    out
-}
-
-/// The main-file marker for an oversized input whose pieces are in quarantine under `eid`.
-pub fn marker(now: f64, eid: &str, count: u32, total: f64, ctx: &Stamps, redactor: &Redactor) -> Outcome {
-    let mut line = Line::new(&[]);
-    line.head(now, Some(eid), [0; 8]);
-    line.member("oversized", "true");
-    line.member("bytes", &(total as u64).to_string());
-    line.member("pieces", &count.to_string());
-    line.member(
-        "note",
-        &string_token("input over the size bound; its pieces are in the quarantine file under this eid"),
-    );
-    line.finish(Target::Main, "marker", None, Vec::new(), ctx, redactor)
 }
 
 fn text(t: &str, now: f64, random: [u8; 8], ctx: &Stamps, redactor: &Redactor) -> Outcome {
@@ -168,7 +102,7 @@ fn text(t: &str, now: f64, random: [u8; 8], ctx: &Stamps, redactor: &Redactor) -
         line.member("raw", &string_token(t));
         return line.finish(
             Target::Main,
-            "empty",
+            Style::Empty,
             None,
             vec!["empty input: recorded as an entry with an empty raw".into()],
             ctx,
@@ -179,24 +113,24 @@ fn text(t: &str, now: f64, random: [u8; 8], ctx: &Stamps, redactor: &Redactor) -
         return object_like(t, trimmed, now, random, ctx, redactor);
     }
     if matches!(first, Some(b'[' | b'"' | b'-' | b'0'..=b'9')) || ["true", "false", "null"].contains(&trimmed) {
-        if let Ok(scanned) = json::scan(trimmed) {
+        if let Ok(scanned) = strict_json::scan(trimmed) {
             let mut line = Line::new(&[]);
             line.head(now, None, random);
             line.member("value", &scanned.text);
-            return line.finish(Target::Main, "json-value", None, Vec::new(), ctx, redactor);
+            return line.finish(Target::Main, Style::JsonValue, None, Vec::new(), ctx, redactor);
         }
     }
     // Free text is redacted as text, before it is read: a `key=value` field read out of it is still
     // prose, not a JSON member whose key decides what its value is.
     let (clean, hits) = redact_input(t, redactor);
-    let reading = loose::read(&clean);
+    let reading = fields::read(&clean);
     let supplied: Vec<&str> = reading.fields.iter().map(|(k, _)| k.as_str()).collect();
     let mut line = Line::new(&supplied);
     line.head(now, None, random);
     for (k, v) in &reading.fields {
         line.supplied_member(&string_token(k), v);
     }
-    let style = if reading.is_loose() { "loose" } else { "text" };
+    let style = if reading.is_loose() { Style::Loose } else { Style::Text };
     line.read_out(reading.note.as_deref(), reading.sentiment.as_deref(), &clean, hits);
     line.finish(Target::Main, style, None, Vec::new(), ctx, redactor)
 }
@@ -212,22 +146,20 @@ fn redact_input<'t>(t: &'t str, redactor: &Redactor) -> (std::borrow::Cow<'t, st
 /// Input that starts with `{`: strict JSON keeps every member's bytes; near-JSON is read leniently with
 /// the verbatim input kept in `raw`; anything else goes to quarantine.
 fn object_like(t: &str, trimmed: &str, now: f64, random: [u8; 8], ctx: &Stamps, redactor: &Redactor) -> Outcome {
-    let strict_err = match json::scan(trimmed) {
+    let strict_err = match strict_json::scan(trimmed) {
         Ok(scanned) => {
             let members = scanned.members.as_deref().unwrap_or_default();
             let keys: Vec<String> = members.iter().map(|m| decode_key(scanned.key(m))).collect();
             let supplied: Vec<&str> = keys.iter().map(String::as_str).collect();
             let mut line = Line::new(&supplied);
-            let eid = members
-                .iter()
-                .zip(&keys)
-                .find(|(_, k)| k.as_str() == "eid")
-                .map(|(m, _)| json::decode_string(scanned.value(m)).unwrap_or_else(|| scanned.value(m).to_owned()));
+            let eid = members.iter().zip(&keys).find(|(_, k)| k.as_str() == "eid").map(|(m, _)| {
+                strict_json::decode_string(scanned.value(m)).unwrap_or_else(|| scanned.value(m).to_owned())
+            });
             line.head(now, None, random);
             for m in members {
                 line.supplied_member(scanned.key(m), scanned.value(m));
             }
-            let mut out = line.finish(Target::Main, "json", None, Vec::new(), ctx, redactor);
+            let mut out = line.finish(Target::Main, Style::Json, None, Vec::new(), ctx, redactor);
             if let Some(eid) = eid {
                 out.eid = eid;
             }
@@ -239,7 +171,7 @@ fn object_like(t: &str, trimmed: &str, now: f64, random: [u8; 8], ctx: &Stamps, 
     // text, not JSON, so it is redacted as text before it is read.
     let (clean, hits) = redact_input(t, redactor);
     let trimmed = clean.trim();
-    let read = match json::scan_prefix(trimmed, 0) {
+    let read = match strict_json::scan_prefix(trimmed, 0) {
         Ok((scanned, end)) => {
             let fields = scanned
                 .members
@@ -250,12 +182,10 @@ fn object_like(t: &str, trimmed: &str, now: f64, random: [u8; 8], ctx: &Stamps, 
                 .collect();
             Some((fields, end))
         }
-        Err(_) => relaxed::object(trimmed, 0),
+        Err(_) => near_json::object(trimmed, 0),
     };
     let Some((fields, end)) = read else {
-        let reason =
-            format!("starts like a JSON object but is not valid JSON ({strict_err}) and not readable leniently");
-        return quarantine(&reason, Raw::Text(t), now, random, ctx, redactor, &[]);
+        return quarantine(Reason::NotJson(strict_err), Raw::Text(t), now, random, ctx, redactor, &[]);
     };
     let rest = trimmed[end..].trim();
     let supplied: Vec<&str> = fields.iter().map(|(k, _): &(String, String)| k.as_str()).collect();
@@ -266,279 +196,11 @@ fn object_like(t: &str, trimmed: &str, now: f64, random: [u8; 8], ctx: &Stamps, 
     }
     line.read_out((!rest.is_empty()).then_some(rest), None, &clean, hits);
     let warning = format!("not valid JSON ({strict_err}); read leniently, the verbatim input is kept in raw");
-    line.finish(Target::Main, "loose", None, vec![warning], ctx, redactor)
+    line.finish(Target::Main, Style::Loose, None, vec![warning], ctx, redactor)
 }
 
 fn decode_key(token: &str) -> String {
-    json::decode_string(token).unwrap_or_else(|| token.trim_matches('"').to_owned())
-}
-
-fn lone_surrogate_at(units: &[u16]) -> usize {
-    let mut i = 0;
-    for r in char::decode_utf16(units.iter().copied()) {
-        match r {
-            Ok(c) => i += c.len_utf16(),
-            Err(_) => return i,
-        }
-    }
-    i
-}
-
-/// What quarantine keeps of the input.
-enum Raw<'a> {
-    /// Valid UTF-8 that could not be read as an entry: kept as a JSON string (exact round trip).
-    Text(&'a str),
-    /// Bytes that are not valid UTF-8: base64 plus a lossy preview.
-    Bytes { bytes: &'a [u8], encoding: &'static str },
-    /// UTF-16 code units with a lone surrogate: base64 of UTF-16LE plus a lossy preview.
-    Utf16(&'a [u16]),
-}
-
-fn quarantine(
-    reason: &str,
-    raw: Raw<'_>,
-    now: f64,
-    random: [u8; 8],
-    ctx: &Stamps,
-    redactor: &Redactor,
-    extra: &[(String, String)],
-) -> Outcome {
-    quarantine_with(reason, raw, now, None, random, ctx, redactor, extra)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn quarantine_with(
-    reason: &str,
-    raw: Raw<'_>,
-    now: f64,
-    eid: Option<&str>,
-    random: [u8; 8],
-    ctx: &Stamps,
-    redactor: &Redactor,
-    extra: &[(String, String)],
-) -> Outcome {
-    let mut line = Line::new(&[]);
-    line.head(now, eid, random);
-    for (k, v) in extra {
-        line.member(k, v);
-    }
-    line.member("reason", &string_token(reason));
-    match raw {
-        Raw::Text(t) => line.member("raw", &string_token(t)),
-        Raw::Bytes { bytes, encoding } => {
-            let (clean, n) = redact_bytes(bytes, redactor);
-            line.note_hits("$.raw_b64", n);
-            line.member("raw_b64", &string_token(&b64::encode(&clean)));
-            line.member("raw_encoding", &string_token(encoding));
-            line.member("preview", &string_token(&preview(&String::from_utf8_lossy(&clean))));
-        }
-        Raw::Utf16(units) => {
-            let (clean, n) = redact_utf16(units, redactor);
-            line.note_hits("$.raw_b64", n);
-            let bytes: Vec<u8> = clean.iter().flat_map(|u| u.to_le_bytes()).collect();
-            line.member("raw_b64", &string_token(&b64::encode(&bytes)));
-            line.member("raw_encoding", &string_token("utf-16le"));
-            line.member("preview", &string_token(&preview(&String::from_utf16_lossy(&clean))));
-        }
-    }
-    line.finish(Target::Quarantine, "quarantine", Some(reason.to_owned()), Vec::new(), ctx, redactor)
-}
-
-fn preview(s: &str) -> String {
-    if s.len() <= PREVIEW_BYTES {
-        return s.to_owned();
-    }
-    let mut end = PREVIEW_BYTES;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &s[..end])
-}
-
-/// Redacts the valid UTF-8 runs of bytes that are not UTF-8 as a whole, leaving the bad bytes in place.
-fn redact_bytes(bytes: &[u8], redactor: &Redactor) -> (Vec<u8>, Vec<Hit>) {
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut n = Vec::new();
-    for chunk in bytes.utf8_chunks() {
-        match redactor.redact_text(chunk.valid()) {
-            Some((clean, hits)) => {
-                n.extend(hits);
-                out.extend_from_slice(clean.as_bytes());
-            }
-            None => out.extend_from_slice(chunk.valid().as_bytes()),
-        }
-        out.extend_from_slice(chunk.invalid());
-    }
-    (out, n)
-}
-
-/// Redacts the well-formed runs of UTF-16 with lone surrogates, leaving the surrogates in place.
-fn redact_utf16(units: &[u16], redactor: &Redactor) -> (Vec<u16>, Vec<Hit>) {
-    let mut out = Vec::with_capacity(units.len());
-    let mut n = Vec::new();
-    let mut run = String::new();
-    let flush = |run: &mut String, out: &mut Vec<u16>, n: &mut Vec<Hit>| {
-        let clean = match redactor.redact_text(run) {
-            Some((clean, hits)) => {
-                n.extend(hits);
-                clean
-            }
-            None => std::mem::take(run),
-        };
-        out.extend(clean.encode_utf16());
-        run.clear();
-    };
-    for r in char::decode_utf16(units.iter().copied()) {
-        match r {
-            Ok(c) => run.push(c),
-            Err(e) => {
-                flush(&mut run, &mut out, &mut n);
-                out.push(e.unpaired_surrogate());
-            }
-        }
-    }
-    flush(&mut run, &mut out, &mut n);
-    (out, n)
-}
-
-/// A line under construction. Tracks the keys the caller supplied so nothing is written twice.
-struct Line<'s> {
-    out: String,
-    supplied: &'s [&'s str],
-    eid: String,
-    /// Redactions made before the content was written (text input, base64 bytes).
-    hits: Vec<Hit>,
-    /// The content was read out of text that was already redacted as text.
-    text_redacted: bool,
-}
-
-impl<'s> Line<'s> {
-    fn new(supplied: &'s [&'s str]) -> Self {
-        Line { out: String::with_capacity(256), supplied, eid: String::new(), hits: Vec::new(), text_redacted: false }
-    }
-
-    /// Records redactions made before writing, under the path of the member that holds their result.
-    fn note_hits(&mut self, path: &str, hits: Vec<Hit>) {
-        self.hits.extend(hits.into_iter().map(|h| Hit { path: path.to_owned(), ..h }));
-    }
-
-    fn supplied(&self, key: &str) -> bool {
-        self.supplied.contains(&key)
-    }
-
-    fn sep(&mut self) {
-        self.out.push(if self.out.is_empty() { '{' } else { ',' });
-    }
-
-    /// `ts` and `eid`, unless the caller supplied them.
-    fn head(&mut self, now: f64, eid: Option<&str>, random: [u8; 8]) {
-        if !self.supplied("ts") {
-            self.sep();
-            self.out.push_str("\"ts\":\"");
-            stamp::push_rfc3339_millis(now, &mut self.out);
-            self.out.push('"');
-        }
-        self.eid = eid.map_or_else(|| stamp::eid(random), str::to_owned);
-        if !self.supplied("eid") {
-            self.sep();
-            self.out.push_str("\"eid\":");
-            encode_string(&self.eid, &mut self.out);
-        }
-    }
-
-    fn member(&mut self, key: &str, value_json: &str) {
-        self.sep();
-        encode_string(key, &mut self.out);
-        self.out.push(':');
-        self.out.push_str(value_json);
-    }
-
-    fn supplied_member(&mut self, key_token: &str, value_json: &str) {
-        self.sep();
-        self.out.push_str(key_token);
-        self.out.push(':');
-        self.out.push_str(value_json);
-    }
-
-    /// A key of our own that the caller has not taken: `raw`, else `_raw`, `__raw`, ...
-    fn own_key(&self, base: &str) -> String {
-        let mut k = base.to_owned();
-        while self.supplied(&k) {
-            k.insert(0, '_');
-        }
-        k
-    }
-
-    /// What the core read out of text, and the verbatim input.
-    fn read_out(&mut self, note: Option<&str>, sentiment: Option<&str>, raw: &str, hits: Vec<Hit>) {
-        if let Some(n) = note {
-            let k = self.own_key("note");
-            self.member(&k, &string_token(n));
-        }
-        if let Some(s) = sentiment {
-            let k = self.own_key("sentiment");
-            self.member(&k, s);
-        }
-        let k = self.own_key("raw");
-        self.member(&k, &string_token(raw));
-        self.note_hits(&format!("$.{k}"), hits);
-        self.text_redacted = true;
-    }
-
-    fn finish(
-        mut self,
-        target: Target,
-        style: &'static str,
-        reason: Option<String>,
-        warnings: Vec<String>,
-        ctx: &Stamps,
-        redactor: &Redactor,
-    ) -> Outcome {
-        // Content read out of text was redacted as text already; JSON content is redacted here, before the
-        // stamps (rendered and redacted once per context) are added.
-        if !self.text_redacted {
-            self.out.push('}');
-            // Room for what follows: the stamps, and the list of what was redacted.
-            let room = ctx.members.iter().map(|m| m.member.len() + 1).sum::<usize>() + 256;
-            if let Some((clean, hits)) = redactor.redact_json_with_room(&self.out, room) {
-                self.out = clean;
-                self.hits.extend(hits);
-            }
-            self.out.pop();
-        }
-        for stamp in &ctx.members {
-            if !self.supplied(&stamp.key) {
-                self.sep();
-                self.out.push_str(&stamp.member);
-                self.hits.extend(stamp.hits.iter().cloned());
-            }
-        }
-        self.out.push('}');
-        let mut redactions = 0;
-        if !self.hits.is_empty() {
-            self.out.pop();
-            let (list_key, rules_key) = (self.own_key("redacted"), self.own_key("redaction_rules"));
-            self.member(&list_key, "[");
-            for (i, h) in self.hits.iter().enumerate() {
-                redactions += h.count;
-                if i > 0 {
-                    self.out.push(',');
-                }
-                self.out.push_str("{\"path\":");
-                encode_string(&h.path, &mut self.out);
-                self.out.push_str(",\"rule\":");
-                encode_string(&h.rule, &mut self.out);
-                self.out.push_str(",\"count\":");
-                self.out.push_str(&h.count.to_string());
-                self.out.push('}');
-            }
-            self.out.push(']');
-            self.member(&rules_key, &string_token(crate::redact::RULESET_VERSION));
-            self.out.push('}');
-        }
-        self.out.push('\n');
-        Outcome { line: self.out, target, eid: self.eid, style, reason, warnings, redactions }
-    }
+    strict_json::decode_string(token).unwrap_or_else(|| token.trim_matches('"').to_owned())
 }
 
 #[cfg(test)]
@@ -621,10 +283,10 @@ mod tests {
         for (input, style, body) in MAIN {
             let out = run(input);
             assert_eq!(out.target, Target::Main, "{input:?}");
-            assert_eq!(out.style, *style, "{input:?}");
+            assert_eq!(out.style.as_str(), *style, "{input:?}");
             assert_eq!(out.line, format!("{HEAD}{body}{STAMPS}\n"), "{input:?}");
             assert_eq!(out.eid, "0000000000010");
-            assert!(crate::json::scan(out.line.trim_end()).is_ok(), "{input:?}");
+            assert!(strict_json::scan(out.line.trim_end()).is_ok(), "{input:?}");
         }
     }
 
@@ -650,7 +312,7 @@ mod tests {
         for (input, reason) in QUARANTINED {
             let out = run(input);
             assert_eq!(out.target, Target::Quarantine, "{input:?}");
-            assert!(out.reason.as_deref().unwrap().starts_with(reason), "{input:?}: {:?}", out.reason);
+            assert!(out.reason.as_ref().unwrap().to_string().starts_with(reason), "{input:?}: {:?}", out.reason);
             let v: serde_json::Value = serde_json::from_str(&out.line).unwrap();
             assert_eq!(v["raw"], *input);
             assert!(out.line.starts_with(HEAD));
@@ -668,7 +330,7 @@ mod tests {
         assert_eq!(v["preview"], "caf\u{fffd} \u{fffd} tail");
         // Valid UTF-8 bytes are read like text.
         let ok = record(Input::Bytes("{\"a\":1}".as_bytes()), NOW, RANDOM, &ctx().render(&off()), &off());
-        assert_eq!(ok.style, "json");
+        assert_eq!(ok.style, Style::Json);
     }
 
     #[test]
@@ -676,24 +338,10 @@ mod tests {
         let units: Vec<u16> = vec![0x61, 0xD800, 0x62];
         let out = record(Input::Utf16(&units), NOW, RANDOM, &ctx().render(&off()), &off());
         assert_eq!(out.target, Target::Quarantine);
-        assert!(out.reason.as_deref().unwrap().contains("code unit 1"));
+        assert!(out.reason.as_ref().unwrap().to_string().contains("code unit 1"));
         let v: serde_json::Value = serde_json::from_str(&out.line).unwrap();
         assert_eq!(v["raw_b64"], crate::b64::encode(&[0x61, 0, 0x00, 0xD8, 0x62, 0]));
         assert_eq!(v["raw_encoding"], "utf-16le");
-    }
-
-    #[test]
-    fn oversized_pieces_and_marker_share_the_eid() {
-        let p = piece(b"first piece", NOW, "bigbigbigbig1", 0, 3, 40_000_000.0, &ctx().render(&off()), &off());
-        assert_eq!(p.target, Target::Quarantine);
-        assert_eq!(p.style, "piece");
-        assert!(p.line.starts_with(r#"{"ts":"2026-12-05T08:23:33.120Z","eid":"bigbigbigbig1","piece":0,"pieces":3,"bytes":40000000,"reason":"#), "{}", p.line);
-        let m = marker(NOW, "bigbigbigbig1", 3, 40_000_000.0, &ctx().render(&off()), &off());
-        assert_eq!(m.target, Target::Main);
-        assert_eq!(m.eid, "bigbigbigbig1");
-        let v: serde_json::Value = serde_json::from_str(&m.line).unwrap();
-        assert_eq!(v["oversized"], true);
-        assert_eq!(v["pieces"], 3);
     }
 
     #[test]
@@ -701,7 +349,7 @@ mod tests {
         let depth = 100_000;
         let input = format!("{{\"deep\":{}{}}}", "[".repeat(depth), "]".repeat(depth));
         let out = run(&input);
-        assert_eq!(out.style, "json");
+        assert_eq!(out.style, Style::Json);
         assert!(out.line.contains(&input[1..input.len() - 1]));
     }
 

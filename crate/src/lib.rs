@@ -5,22 +5,28 @@
 //! faithfully is routed to quarantine, verbatim. It reads no clock, file or environment: the time, the
 //! random bytes for the id and every stamp come in from the caller (the JS edge in `plugin/`).
 //!
-//! - [`entry`]: the one call, input → [`entry::Outcome`] (the line, main or quarantine, eid, warnings).
-//! - [`json`]: strict JSON scanning that keeps bytes; [`relaxed`]: object-like text that is not JSON.
-//! - [`loose`]: `key=value | key: value` text and plain prose with a sentiment tail.
-//! - [`stamp`]: timestamps and entry ids; [`b64`]: base64 for bytes that are not text.
-//! - `redact`: secret redaction applied to every line.
+//! - [`record`], [`piece`], [`marker`]: input → [`Outcome`] (the line, its [`Target`], [`Style`], [`Reason`]).
+//! - `entry`: choosing how to read an input; `parse`: strict JSON, near-JSON and `key: value` text.
+//! - `line`: assembling a line; `quarantine`: lines for what cannot be kept in the main file; `oversized`: inputs
+//!   over the size bound, in pieces.
+//! - [`redact`]: secret redaction applied to every line.
+//! - `stamp`: timestamps and entry ids; `b64`: base64 for bytes that are not text; `bytes`: the byte kernels.
 //! - `wasm` (wasm32 only): the one boundary module, exports for JS.
 
-pub mod b64;
-pub mod entry;
-pub mod json;
-pub mod loose;
+mod b64;
+mod bytes;
+mod entry;
+mod line;
+mod outcome;
+mod oversized;
+mod parse;
+mod quarantine;
 pub mod redact;
-pub mod relaxed;
-pub mod stamp;
+mod stamp;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use entry::{record, Context, Input, Outcome, Stamps, Target};
+pub use entry::{record, Context, Input, Stamps};
+pub use outcome::{Outcome, Reason, Style, Target};
+pub use oversized::{marker, piece};

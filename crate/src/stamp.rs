@@ -3,6 +3,7 @@
 
 /// Formats milliseconds since the Unix epoch as RFC 3339 UTC with milliseconds:
 /// `2026-11-29T08:23:33.120Z`. Times outside years 0000–9999 (and NaN) are clamped to that range.
+#[cfg(test)]
 pub fn rfc3339_millis(ms: f64) -> String {
     let mut out = String::with_capacity(24);
     push_rfc3339_millis(ms, &mut out);

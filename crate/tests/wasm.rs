@@ -35,6 +35,8 @@ fn json_members_and_stamps_in_order() {
         format!("{{\"ts\":\"1970-01-01T00:00:00.000Z\",\"eid\":\"{eid}\",\"b\":1.0,\"a\":\"\\u00e9\",\"capture\":\"agent\",\"pwd\":\"/w\",\"repo\":\"r\",\"model\":\"mock/m\"}}\n")
     );
     assert_eq!(get(&out, "target").as_string().unwrap(), "main");
+    assert_eq!(get(&out, "style").as_string().unwrap(), "json");
+    assert!(get(&out, "reasonCode").is_undefined());
     assert_eq!(eid.len(), 13);
 }
 
@@ -43,6 +45,7 @@ fn lone_surrogate_string_is_quarantined() {
     let s = js_sys::JsString::from_char_code(&[0x61, 0xDC00, 0x62]);
     let out = recorder().record(s.into(), 0.0);
     assert_eq!(get(&out, "target").as_string().unwrap(), "quarantine");
+    assert_eq!(get(&out, "reasonCode").as_string().unwrap(), "lone-surrogate");
     assert!(get(&out, "line").as_string().unwrap().contains("\"raw_encoding\":\"utf-16le\""));
 }
 

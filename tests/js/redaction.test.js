@@ -241,6 +241,9 @@ test("quarantine: broken JSON holding a secret is redacted", () => {
   const c = core();
   const out = c.record(`{"note": "deploy failed", "token": "${GH}", "oops`, NOW);
   assert.equal(out.target, "quarantine");
+  assert.equal(out.style, "quarantine");
+  assert.equal(out.reasonCode, "not-json");
+  assert.equal(JSON.parse(out.line).reason, out.reason);
   assert.ok(!leaks(out.line, GH), out.line);
   const entry = JSON.parse(out.line);
   assert.match(entry.raw, /\[REDACTED:github-token\]/);
@@ -253,6 +256,7 @@ test("quarantine: non-UTF-8 bytes holding a secret: the base64 decodes without t
   const bytes = Buffer.concat([Buffer.from("log: "), Buffer.from([0xff, 0xfe]), Buffer.from(` token ${GH} done`)]);
   const out = c.record(new Uint8Array(bytes), NOW);
   assert.equal(out.target, "quarantine");
+  assert.equal(out.reasonCode, "not-utf8");
   const entry = JSON.parse(out.line);
   const decoded = Buffer.from(entry.raw_b64, "base64");
   assert.ok(!decoded.includes(GH), "secret gone from the bytes");
@@ -267,6 +271,7 @@ test("quarantine: a string with a lone surrogate holding a secret: the UTF-16 ba
   const c = core();
   const out = c.record(`lone \ud800 then ${GH} end`, NOW);
   assert.equal(out.target, "quarantine");
+  assert.equal(out.reasonCode, "lone-surrogate");
   const entry = JSON.parse(out.line);
   const decoded = Buffer.from(entry.raw_b64, "base64").toString("utf16le");
   assert.ok(!decoded.includes(GH));

@@ -6,8 +6,9 @@
 //! - redactor level: [`Redactor::redact_json`] against [`Redactor::redact_json_decoded`] on the fixtures (as JSON
 //!   strings long enough to be scanned raw), on random documents, and on the log text of bench/redaction.js.
 
-use super::json::simple_escapes;
-use super::scan::{KeyCache, Resume, Scanner};
+use super::in_json::simple_escapes;
+use super::keys::KeyCache;
+use super::scan::{Resume, Scanner};
 use super::tests::xorshift;
 use super::*;
 #[cfg(target_arch = "wasm32")]

@@ -1,8 +1,8 @@
 //! User-supplied patterns (`RedactOptions::patterns`, `allow_patterns`), compiled with `regex-lite` only when
 //! some are given, so the default start-up compiles nothing. `regex-lite` never backtracks exponentially, but
-//! it is slow (see `../shared/TOOLCHAIN.md`: 0.1–1 MB/s), so every extra pattern costs a full pass per value.
+//! it is slow, so every extra pattern costs a full pass per value.
 
-use super::rules::Rule;
+use super::rule::Rule;
 use super::scan::Found;
 use regex_lite::Regex;
 

@@ -1,12 +1,17 @@
 //! The wasm boundary: every `#[wasm_bindgen]` export lives here and only converts types and calls the
 //! core. The JS-facing contract, field by field, is `plugin/core.d.ts`.
 
+mod random;
+
 use js_sys::{Array, JsString, Object, Reflect, Uint8Array};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use crate::entry::{self, Context, Input, Outcome, Stamps, Target};
+use crate::entry::{self, Context, Input, Stamps};
+use crate::outcome::{Outcome, Target};
+use crate::oversized;
 use crate::redact::{RedactOptions, Redactor};
+use random::Pool;
 
 #[wasm_bindgen]
 extern "C" {
@@ -58,62 +63,6 @@ fn to_text(s: &JsString) -> String {
     unsafe { String::from_utf8_unchecked(buf) }
 }
 
-/// Bytes of randomness drawn per refill (8 per entry id).
-const POOL: usize = 4096;
-
-// Random bytes: getrandom's "custom" backend (.cargo/config.toml) lands here. The JS edge may hand us a source
-// (setRandomSource: plugin/core.js reads /dev/urandom); without one, or if it fails, crypto.getRandomValues.
-// The first crypto.getRandomValues of a Node 20 process loads WebCrypto and the streams stack (~3 ms): too
-// much for a CLI or hook process that records one entry.
-
-thread_local! {
-    static RANDOM_SOURCE: std::cell::RefCell<Option<js_sys::Function>> = const { std::cell::RefCell::new(None) };
-}
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = ["globalThis", "crypto"], js_name = getRandomValues, catch)]
-    fn crypto_get_random_values(buf: &Uint8Array) -> Result<(), JsValue>;
-}
-
-/// Sets the function that fills a `Uint8Array` with random bytes (throwing when it cannot). It must fill the
-/// whole array and call back into nothing.
-#[wasm_bindgen(js_name = setRandomSource)]
-pub fn set_random_source(source: js_sys::Function) {
-    RANDOM_SOURCE.with(|s| *s.borrow_mut() = Some(source));
-}
-
-/// getrandom's custom backend: the source set from JS, else `crypto.getRandomValues` (in 64 KiB chunks, its
-/// limit).
-///
-/// # Safety
-/// `dest` must be valid for writes of `len` bytes (getrandom guarantees it).
-#[no_mangle]
-unsafe extern "Rust" fn __getrandom_v03_custom(dest: *mut u8, len: usize) -> Result<(), getrandom::Error> {
-    // SAFETY: getrandom hands us `len` writable bytes at `dest`; we zero them first so the slice is initialised.
-    let buf = unsafe {
-        core::ptr::write_bytes(dest, 0, len);
-        core::slice::from_raw_parts_mut(dest, len)
-    };
-    // SAFETY (both views): nothing allocates in wasm while a view is alive, so memory cannot grow under it.
-    let from_source = RANDOM_SOURCE.with(|s| {
-        s.borrow().as_ref().is_some_and(|f| {
-            let view = unsafe { Uint8Array::view_mut_raw(buf.as_mut_ptr(), buf.len()) };
-            f.call1(&JsValue::NULL, &view).is_ok()
-        })
-    });
-    if from_source {
-        return Ok(());
-    }
-    for chunk in buf.chunks_mut(65_536) {
-        let view = unsafe { Uint8Array::view_mut_raw(chunk.as_mut_ptr(), chunk.len()) };
-        if crypto_get_random_values(&view).is_err() {
-            return Err(getrandom::Error::UNSUPPORTED);
-        }
-    }
-    Ok(())
-}
-
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", default)]
 struct OptionsIn {
@@ -129,12 +78,8 @@ pub struct Recorder {
     /// The context of setContext(), rendered and redacted once.
     ctx: Stamps,
     warnings: Vec<String>,
-    /// Random bytes drawn in batches: one draw costs ~2 us from wasm in Node (a JS call and a syscall), as
-    /// much as the rest of a small entry (see ../shared/TOOLCHAIN.md); a batch serves 512 entries.
-    pool: [u8; POOL],
-    used: usize,
-    /// Mixed into ids when the platform's random source fails (it should not).
-    fallback: u64,
+    /// The random bytes of entry ids.
+    random: Pool,
 }
 
 #[wasm_bindgen]
@@ -157,7 +102,7 @@ impl Recorder {
             allow_patterns: opts.allow_patterns,
         });
         warnings.extend(more);
-        Recorder { redactor, ctx: Stamps::default(), warnings, pool: [0; POOL], used: POOL, fallback: 0 }
+        Recorder { redactor, ctx: Stamps::default(), warnings, random: Pool::default() }
     }
 
     #[wasm_bindgen(getter)]
@@ -183,7 +128,7 @@ impl Recorder {
     }
 
     pub fn record(&mut self, input: JsValue, now: f64) -> JsValue {
-        let random = self.random(now);
+        let random = self.random.next(now);
         let out = if let Some(s) = input.dyn_ref::<JsString>() {
             if s.unchecked_ref::<WellFormed>().is_well_formed() {
                 let text = to_text(s);
@@ -202,39 +147,26 @@ impl Recorder {
         to_js(out)
     }
 
-    pub fn piece(&self, chunk: &[u8], now: f64, eid: &str, index: u32, count: u32, total_bytes: f64) -> JsValue {
-        to_js(entry::piece(chunk, now, eid, index, count, total_bytes, &self.ctx, &self.redactor))
+    pub fn piece(&self, bytes: &[u8], now: f64, eid: &str, index: u32, count: u32, total_bytes: f64) -> JsValue {
+        to_js(oversized::piece(bytes, now, eid, index, count, total_bytes, &self.ctx, &self.redactor))
     }
 
     pub fn marker(&self, now: f64, eid: &str, count: u32, total_bytes: f64) -> JsValue {
-        to_js(entry::marker(now, eid, count, total_bytes, &self.ctx, &self.redactor))
-    }
-
-    fn random(&mut self, now: f64) -> [u8; 8] {
-        if self.used + 8 > self.pool.len() {
-            if getrandom::fill(&mut self.pool).is_err() {
-                // Not expected (crypto.getRandomValues exists in Node >= 19 and Bun); still never fail.
-                self.fallback = self.fallback.wrapping_add(0x9E37_79B9_7F4A_7C15);
-                return (self.fallback ^ (now as u64).rotate_left(17)).to_be_bytes();
-            }
-            self.used = 0;
-        }
-        let mut buf = [0u8; 8];
-        buf.copy_from_slice(&self.pool[self.used..self.used + 8]);
-        self.used += 8;
-        buf
+        to_js(oversized::marker(now, eid, count, total_bytes, &self.ctx, &self.redactor))
     }
 }
 
-/// The outcome object is assembled on the JS side in one call: building it member by member with
-/// `Reflect.set` from here cost ~1 us per entry, more than parsing a small entry. `reason` and `warnings`
-/// cross only when present.
+/// The outcome object is assembled on the JS side in one call: building it member by member with `Reflect.set` from
+/// here cost more than parsing a small entry. `reason`, `reasonCode`, `warnings` and `held` cross only when present;
+/// the closed sets cross as their strings (`Style::as_str`, `Reason::code`).
 #[wasm_bindgen(inline_js = "
-export function outcome(line, quarantine, eid, style, redactions, reason, warnings) {
+export function outcome(line, quarantine, eid, style, redactions, reason, reasonCode, warnings, held) {
   return { line, target: quarantine ? 'quarantine' : 'main', eid, style,
-           reason: reason ?? undefined, warnings: warnings ?? [], redactions };
+           reason: reason ?? undefined, reasonCode: reasonCode ?? undefined, warnings: warnings ?? [], redactions,
+           held: held || undefined };
 }")]
 extern "C" {
+    #[allow(clippy::too_many_arguments)] // the members of the outcome, one for one
     fn outcome(
         line: String,
         quarantine: bool,
@@ -242,11 +174,17 @@ extern "C" {
         style: &str,
         redactions: u32,
         reason: Option<String>,
+        reason_code: Option<&str>,
         warnings: Option<Vec<String>>,
+        held: u32,
     ) -> JsValue;
 }
 
 fn to_js(out: Outcome) -> JsValue {
     let warnings = (!out.warnings.is_empty()).then_some(out.warnings);
-    outcome(out.line, out.target == Target::Quarantine, out.eid, out.style, out.redactions as u32, out.reason, warnings)
+    let code = out.reason.as_ref().map(|r| r.code());
+    let reason = out.reason.as_ref().map(|r| r.to_string());
+    let quarantine = out.target == Target::Quarantine;
+    let (style, redactions, held) = (out.style.as_str(), out.redactions as u32, out.held as u32);
+    outcome(out.line, quarantine, out.eid, style, redactions, reason, code, warnings, held)
 }

@@ -5,7 +5,7 @@
 //! bare words become strings. It is used for the `{...}` tail of loose text and for input that starts with
 //! `{` but is not valid JSON. Whatever it returns, the caller keeps the verbatim input beside it.
 
-use crate::json::{self, string_token};
+use super::strict_json::{self, string_token};
 
 /// A member read by the relaxed reader: the key as text and the value as valid JSON text.
 pub type Field = (String, String);
@@ -28,7 +28,7 @@ pub fn render(fields: &[Field]) -> String {
         if i > 0 {
             out.push(',');
         }
-        json::encode_string(k, &mut out);
+        strict_json::encode_string(k, &mut out);
         out.push(':');
         out.push_str(v);
     }
@@ -143,7 +143,7 @@ impl Parser<'_> {
     /// A value ends at `,` or at the closing bracket of its container.
     fn value(&mut self, i: usize, close: u8) -> Option<(String, usize)> {
         // Strict JSON keeps its bytes when it ends where a relaxed value may end.
-        if let Ok((scanned, end)) = json::scan_prefix(self.text, i) {
+        if let Ok((scanned, end)) = strict_json::scan_prefix(self.text, i) {
             let next = self.ws(end);
             if matches!(self.b.get(next), Some(b',' | b';')) || self.b.get(next) == Some(&close) {
                 return Some((scanned.text, end));
@@ -186,8 +186,8 @@ impl Parser<'_> {
     fn quoted(&self, start: usize) -> Option<(String, usize)> {
         let q = self.b[start];
         if q == b'"' {
-            if let Ok(end) = json::string_end(self.b, start) {
-                if let Some(s) = json::decode_string(&self.text[start..end]) {
+            if let Ok(end) = strict_json::string_end(self.b, start) {
+                if let Some(s) = strict_json::decode_string(&self.text[start..end]) {
                     return Some((s, end));
                 }
             }
@@ -239,7 +239,7 @@ mod tests {
             let (fields, end) = object(input, 0).unwrap_or_else(|| panic!("not read: {input:?}"));
             assert_eq!(render(&fields), *want, "{input:?}");
             assert_eq!(end, input.len(), "{input:?}");
-            assert!(json::scan(&render(&fields)).is_ok());
+            assert!(strict_json::scan(&render(&fields)).is_ok());
         }
     }
 

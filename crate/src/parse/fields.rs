@@ -9,8 +9,8 @@
 //!   (`sentiment:`/`feeling:`/`mood:` clause, trailing emoji or emoticon, a short clause after a dash, or a
 //!   trailing object) becomes `sentiment`, kept as written.
 
-use crate::json::string_token;
-use crate::relaxed;
+use super::near_json;
+use super::strict_json::string_token;
 
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Reading {
@@ -51,7 +51,7 @@ pub fn read(text: &str) -> Reading {
                 reading.fields = fields;
                 (body, None)
             }
-            Some(fields) => (body, Some(relaxed::render(&fields))),
+            Some(fields) => (body, Some(near_json::render(&fields))),
             None => match sentiment_tail(body) {
                 Some((before, s)) => (before, Some(field_value(s))),
                 None => (body, None),
@@ -76,12 +76,12 @@ pub fn read(text: &str) -> Reading {
 /// its bytes, minified; relaxed `{k: v}` is read leniently). `sentiment: {"guilt": [0.5]}` is an object.
 fn field_value(v: &str) -> String {
     if v.starts_with('{') || v.starts_with('[') {
-        if let Ok(scanned) = crate::json::scan(v) {
+        if let Ok(scanned) = super::strict_json::scan(v) {
             return scanned.text;
         }
-        if let Some((fields, end)) = relaxed::object(v, 0) {
+        if let Some((fields, end)) = near_json::object(v, 0) {
             if end == v.len() {
-                return relaxed::render(&fields);
+                return near_json::render(&fields);
             }
         }
     }
@@ -93,7 +93,7 @@ fn is_sentiment_word(k: &str) -> bool {
 }
 
 /// Splits off a trailing relaxed `{...}` object that runs to the end of the text.
-fn split_tail_object(text: &str) -> (&str, Option<Vec<relaxed::Field>>) {
+fn split_tail_object(text: &str) -> (&str, Option<Vec<near_json::Field>>) {
     if !text.ends_with('}') {
         return (text, None);
     }
@@ -122,7 +122,7 @@ fn split_tail_object(text: &str) -> (&str, Option<Vec<relaxed::Field>>) {
         // `mood: {tired: very}`: the object is that field's value, not a tail.
         return (text, None);
     }
-    match relaxed::object(text, i) {
+    match near_json::object(text, i) {
         Some((fields, end)) if end == text.len() && !fields.is_empty() => (text[..i].trim_end(), Some(fields)),
         _ => (text, None),
     }

@@ -1,0 +1,84 @@
+//! `scheme://user:password@host`: only the password goes (and a token used as the user name).
+
+use super::super::chars::*;
+use super::super::rule::Rule;
+use super::super::tokens::whole_token;
+use super::super::values::accept_url_password;
+use super::blocks::is_word;
+use super::Scanner;
+
+/// What the authority of `scheme://…` holds, as far as the URL rule is concerned.
+pub(super) enum Authority {
+    /// Nothing to redact.
+    Clean,
+    /// `user:password@host` with an acceptable password; `c` is the `:` and `a` the `@`.
+    Password { c: usize, a: usize },
+    /// Raw text only: an escape that the decoded text must read (`\b`, a backspace, would not end the authority).
+    Unsure,
+}
+
+impl<const RAW: bool> Scanner<'_, RAW> {
+    /// Reads the authority after the `:` of `://` at `i`, whose scheme is `key`.
+    pub(super) fn authority(&self, i: usize, key: (usize, usize)) -> Authority {
+        let b = self.b;
+        let (ks, ke) = key;
+        if ke != i || ke - ks < 2 {
+            return Authority::Clean;
+        }
+        let u = i + 3;
+        let (mut colon, mut at) = (None, None);
+        let mut j = u;
+        while j < b.len() && j - u < 512 {
+            match b[j] {
+                // (Raw: a backslash starts an escape, which decodes to a byte that ends the authority too, except
+                // `\b`, a backspace.)
+                b'\\' if RAW && b.get(j + 1) == Some(&b'b') => return Authority::Unsure,
+                b'/' | b'?' | b'#' | b'\\' | b'"' | b'\'' | b'`' | b'<' | b'>' => break,
+                c if c.is_ascii_whitespace() => break,
+                b'[' if starts_with_at(b, j, MARKER_PREFIX) => return Authority::Clean,
+                b':' if colon.is_none() => colon = Some(j),
+                b'@' => at = Some(j),
+                _ => {}
+            }
+            j += 1;
+        }
+        let (Some(c), Some(a)) = (colon, at) else { return Authority::Clean };
+        if c >= a {
+            return Authority::Clean;
+        }
+        let pw = &b[c + 1..a];
+        let host_ok = b.get(a + 1).is_some_and(|&h| is_alnum(h) || h == b'[');
+        if host_ok && accept_url_password(pw) && !local_default(&b[u..c], pw, &b[a + 1..]) {
+            Authority::Password { c, a }
+        } else {
+            Authority::Clean
+        }
+    }
+}
+
+impl Scanner<'_, false> {
+    /// `scheme://user:password@host`: only the password goes.
+    pub(super) fn url(&mut self, i: usize, key: (usize, usize)) -> usize {
+        let Authority::Password { c, a } = self.authority(i, key) else { return i + 3 };
+        let b = self.b;
+        let u = i + 3;
+        // A token as the user name (`https://ghp_…:x-oauth-basic@github.com`) goes too.
+        if let Some(user_rule) = whole_token(&b[u..c]) {
+            self.emit(u, c, user_rule);
+        }
+        let rule = whole_token(&b[c + 1..a]).unwrap_or(Rule::UrlCredentials);
+        if self.emit(c + 1, a, rule) {
+            return a;
+        }
+        i + 3
+    }
+}
+
+/// A development default in a URL: the same word as user name and password (`postgres:postgres`, `guest:guest`) at
+/// a loopback host (`localhost`, `127.0.0.1`, `[::1]`).
+fn local_default(user: &[u8], pw: &[u8], host: &[u8]) -> bool {
+    user == pw
+        && [&b"localhost"[..], b"127.0.0.1", b"[::1]"]
+            .iter()
+            .any(|h| host.starts_with(h) && !host.get(h.len()).is_some_and(|&c| is_word(c)))
+}

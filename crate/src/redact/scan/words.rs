@@ -1,0 +1,395 @@
+//! The handlers of word runs: token shapes, PEM armour, command-line options and flags, identifiers followed by a
+//! value, quoted literals named by what comes before them, `Bearer`. Each trigger the raw scan must mirror is a
+//! function of its own here (`is_long_flag`, `flag_key`, `password_word_before`, …), so that both read it alike.
+
+use super::super::chars::*;
+use super::super::command::{self, Look};
+use super::super::keys::{classify_key, Family, KeyClass};
+use super::super::rule::Rule;
+use super::super::tokens::{aws_secret_near, token_at, whole_token};
+use super::super::values::{accept_credential, accept_value, Mode};
+use super::blocks::Text;
+use super::Scanner;
+
+impl Scanner<'_, false> {
+    /// The handlers of a word run that [`Scanner::word`] offers; where to resume, `None` for its end. The raw scan
+    /// (`raw.rs`) mirrors this order of checks, one trigger at a time.
+    pub(super) fn handle_word(&mut self, s: usize, e: usize, has_sep: bool) -> Option<usize> {
+        let b = self.b;
+        if b[s] == b'-' {
+            if is_pem_begin(b, s) {
+                return self.pem(s);
+            }
+            if command::may_be_option(&b[s..e]) {
+                if let Some(next) = self.command_line(s, e) {
+                    return Some(next);
+                }
+            }
+            if is_long_flag(b, s, e) {
+                return self.flag(s, e);
+            }
+        }
+        let t = past_separators(b, s, e);
+        if e - t >= 15 {
+            if let Some((end, rule)) = token_at(b, t) {
+                if self.emit(t, end, rule) && rule == Rule::AwsAccessKeyId {
+                    if let Some((a, z)) = aws_secret_near(b, end) {
+                        if self.emit(a, z, Rule::AwsSecretAccessKey) {
+                            return Some(z);
+                        }
+                    }
+                }
+                return Some(end);
+            }
+            if is_slack_host(&b[s..e]) {
+                return self.slack_webhook(e);
+            }
+            if is_secure_string(&b[s..e]) {
+                return self.secure_string(e);
+            }
+            if s > 0 && matches!(b[s - 1], b'\'' | b'"') && b.get(e) == Some(&b[s - 1]) {
+                if let Some(family) = literal_named_before(b, s - 1) {
+                    if accept_value(&b[s..e], Mode::Quoted, family) && self.emit(s, e, Rule::SecretAssignment) {
+                        return Some(e + 1);
+                    }
+                }
+            }
+            if password_word_before(self.t(), s) {
+                // `password <value>` (`.netrc`), `requirepass <value>` (`redis.conf`): the value is the whole word.
+                let ve = s + run_len(b, s, |c| !c.is_ascii_whitespace());
+                if accept_value(&b[s..ve], Mode::Bare, Family::Password) && self.emit(s, ve, Rule::SecretAssignment) {
+                    return Some(ve);
+                }
+            }
+        }
+        if has_sep && b.get(e) == Some(&b' ') {
+            if let Some(next) = self.spaced(s, e) {
+                return Some(next);
+            }
+        }
+        if is_bearer(&b[s..e]) {
+            return self.bearer(e);
+        }
+        if is_entry(&b[s..e]) {
+            return self.mysql_duplicate(s, e);
+        }
+        None
+    }
+
+    /// `-----BEGIN … PRIVATE KEY-----` … `-----END …`: the body goes, the armour lines stay. Works on real
+    /// newlines and on the literal `\n` escapes of a PEM quoted inside JSON text.
+    fn pem(&mut self, s: usize) -> Option<usize> {
+        let b = self.b;
+        let mut j = s + 10;
+        if b.get(j) != Some(&b' ') {
+            return None;
+        }
+        j += 1;
+        let ll = run_len(b, j, |c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b' ');
+        if ll > 48 || find(&b[j..j + ll], b"PRIVATE KEY").is_none() || !starts_with_at(b, j + ll, b"-----") {
+            return None;
+        }
+        let hdr_end = j + ll + 5;
+        let window = &b[hdr_end..b.len().min(hdr_end + 65536)];
+        let body_end = match find(window, b"-----END") {
+            Some(k) => hdr_end + k,
+            // Truncated output (`head id_rsa`): take what looks like key material.
+            None => {
+                hdr_end
+                    + run_len(b, hdr_end, |c| {
+                        is_b64(c) || c.is_ascii_whitespace() || matches!(c, b'\\' | b':' | b',' | b'-')
+                    })
+            }
+        };
+        let (bs, be) = trim_pem(b, hdr_end, body_end);
+        if be - bs < 16 || contains_marker(&b[bs..be]) {
+            return None;
+        }
+        self.emit(bs, be, Rule::PrivateKey).then_some(be)
+    }
+
+    /// `mysql -pSECRET`, `curl -u user:SECRET`, `sshpass -p SECRET`, …: a password option of the program it is given
+    /// to (see [`command`]), its value a literal (`-proot` is a password).
+    /// Kept out of line: most runs that start with `-` are not options of this kind (`->`, `--git`), and inlined it
+    /// made the scan of clean text slower.
+    #[inline(never)]
+    fn command_line(&mut self, s: usize, e: usize) -> Option<usize> {
+        let Look::Yes { value, part } = self.option_look(s, e) else { return None };
+        let (vs, ve) = command::shell_word(self.b, value)?;
+        let (ps, pe) = command::password_in(self.b, vs, ve, part)?;
+        self.command_password(ps, pe)
+    }
+
+    /// `b[ps..pe]`, given to a program as its password, unless it is a placeholder (`-p[password]`, `-p"$DB_PASS"`):
+    /// the program names the value, so it is taken as a literal password.
+    pub(super) fn command_password(&mut self, ps: usize, pe: usize) -> Option<usize> {
+        let accepted = accept_value(&self.b[ps..pe], Mode::Literal, Family::Password);
+        (accepted && self.emit(ps, pe, Rule::CommandLinePassword)).then_some(pe)
+    }
+
+    /// `--password hunter2`, `--token "…"`: a command-line flag naming a secret, its value after one space.
+    fn flag(&mut self, s: usize, e: usize) -> Option<usize> {
+        let kc = self.flag_key(s, e)?;
+        self.value_after_space(kc, e, false)
+    }
+
+    /// `aws configure set aws_secret_access_key <value>`, `git config user.password <value>`: an identifier
+    /// naming a secret, one space, and a value that looks random (mixed classes, 16+ characters). Prose ("the
+    /// access_token expired") does not pass the value check.
+    fn spaced(&mut self, s: usize, e: usize) -> Option<usize> {
+        let kc = self.keys.classify(self.b, s, e)?;
+        self.value_after_space(kc, e, true)
+    }
+
+    /// The value one space after the run ending at `e`, a flag or an identifier that names a secret (`kc`): redacted
+    /// unless it is a known token (its own rule names it further on), an assignment of its own, or refused by the
+    /// value filters; `shaped`: it must also look like a credential (an identifier's value, in prose).
+    fn value_after_space(&mut self, kc: KeyClass, e: usize, shaped: bool) -> Option<usize> {
+        if kc.family == Family::Authorization {
+            return None;
+        }
+        let v = self.value_at(e + 1, false)?;
+        if v.start != e + 1 + (v.quoted as usize) {
+            return None;
+        }
+        let value = &self.b[v.start..v.end];
+        let mode = if v.quoted { Mode::Quoted } else { Mode::Bare };
+        if whole_token(value).is_some()
+            || is_assignment(value)
+            || !accept_value(value, mode, kc.family)
+            || (shaped && !accept_credential(value, 16))
+        {
+            return None;
+        }
+        self.emit(v.start, v.end, kc.rule).then_some(v.end)
+    }
+
+    /// PowerShell's `ConvertTo-SecureString "…" -AsPlainText` (or `-String "…"`): a password written into a script.
+    fn secure_string(&mut self, e: usize) -> Option<usize> {
+        let b = self.b;
+        let line_end = e + b[e..].iter().position(|&c| c == b'\n').unwrap_or(b.len() - e);
+        let line = &b[e..line_end];
+        if !contains_ci(line, b"-AsPlainText") {
+            return None;
+        }
+        let mut j = e + run_len(b, e, |c| c == b' ');
+        if b.len() > j + 7 && b[j..j + 7].eq_ignore_ascii_case(b"-String") {
+            j += 7;
+        }
+        let v = self.value_at(j, false)?;
+        if !v.quoted || v.end > line_end {
+            return None;
+        }
+        self.command_password(v.start, v.end)
+    }
+
+    /// `https://hooks.slack.com/services/T…/B…/…`: the path after the kind is the secret.
+    fn slack_webhook(&mut self, e: usize) -> Option<usize> {
+        let b = self.b;
+        let kind = [&b"/services/"[..], b"/workflows/", b"/triggers/"].into_iter().find(|k| starts_with_at(b, e, k))?;
+        let s = e + kind.len();
+        let n = run_len(b, s, |c| is_alnum(c) || matches!(c, b'/' | b'_' | b'-'));
+        (n >= 20 && self.emit(s, s + n, Rule::SlackWebhook)).then_some(s + n)
+    }
+
+    /// `Bearer <credential>` outside an `Authorization` header (`curl` lines, logged request objects).
+    fn bearer(&mut self, e: usize) -> Option<usize> {
+        let b = self.b;
+        if b.get(e) != Some(&b' ') {
+            return None;
+        }
+        let s = e + 1;
+        let n = run_len(b, s, is_cred);
+        let v = &b[s..s + n];
+        if !accept_credential(v, 16) {
+            return None;
+        }
+        let rule = whole_token(v).unwrap_or(Rule::BearerToken);
+        self.emit(s, s + n, rule).then_some(s + n)
+    }
+}
+
+impl<const RAW: bool> Scanner<'_, RAW> {
+    /// For a flag run `--name` (see [`is_long_flag`]) followed by a space: what `name` names, when a secret.
+    pub(super) fn flag_key(&mut self, s: usize, e: usize) -> Option<KeyClass> {
+        if self.b.get(e) != Some(&b' ') {
+            return None;
+        }
+        self.keys.classify(self.b, s + 2, e)
+    }
+
+    /// What [`command::option_at`] says of the run `s..e` (it starts with `-`).
+    pub(super) fn option_look(&self, s: usize, e: usize) -> Look {
+        let t = self.t();
+        command::option_at(self.b, s, e, |x| t.escaped(x))
+    }
+}
+
+/// `-----BEGIN`: the armour line of a PEM block (the run starts at `s`).
+#[inline]
+pub(super) fn is_pem_begin(b: &[u8], s: usize) -> bool {
+    starts_with_at(b, s, b"-----BEGIN")
+}
+
+/// A run `--name` long enough to be a flag (`--git` and shorter are not looked at).
+#[inline]
+pub(super) fn is_long_flag(b: &[u8], s: usize, e: usize) -> bool {
+    e - s > 4 && b[s + 1] == b'-'
+}
+
+/// Where the run `s..e` starts once its leading separators are passed over (`.`/`_`/`-` before a token).
+#[inline]
+pub(super) fn past_separators(b: &[u8], s: usize, e: usize) -> usize {
+    let mut t = s;
+    while t < e && matches!(b[t], b'.' | b'-' | b'_') {
+        t += 1;
+    }
+    t
+}
+
+/// The run that starts a Slack webhook's path.
+#[inline]
+pub(super) fn is_slack_host(run: &[u8]) -> bool {
+    run == b"hooks.slack.com"
+}
+
+/// The cmdlet that turns a literal into a PowerShell secure string.
+#[inline]
+pub(super) fn is_secure_string(run: &[u8]) -> bool {
+    run.eq_ignore_ascii_case(b"ConvertTo-SecureString")
+}
+
+/// `Bearer`, in any case.
+#[inline]
+pub(super) fn is_bearer(run: &[u8]) -> bool {
+    run.len() == 6 && run.eq_ignore_ascii_case(b"bearer")
+}
+
+/// MySQL's `Duplicate entry` names its value after `entry`.
+#[inline]
+pub(super) fn is_entry(run: &[u8]) -> bool {
+    run == b"entry"
+}
+
+/// Whether the run starting at `s` follows `password `, `passwd `, `requirepass ` or `masterauth ` (see
+/// [`is_password_word`]).
+#[inline]
+pub(super) fn password_word_before<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
+    s > 1 && t.b[s - 1] == b' ' && is_password_word(t, s - 1)
+}
+
+/// For a long quoted literal (its opening quote at `q`), whether what comes before it says it is a secret:
+/// - a quoted name that names one, and a comma: `define('DB_PASSWORD', '…')`, `os.Setenv("DD_API_KEY", "…")`;
+/// - SQL: `IDENTIFIED BY '…'`, `PASSWORD '…'`;
+/// - the password argument of a call that logs in: the second of `login('user', '…')`, `NetworkCredential("u",
+///   "…")`, `HTTPBasicAuth`, …; the third of `new PDO($dsn, 'user', '…')`, `DBI->connect($dsn, 'user', '…')`,
+///   `mysqli_connect`, … (the argument before it a quoted user name).
+///
+/// Returns the family of the secret the literal is.
+fn literal_named_before(b: &[u8], q: usize) -> Option<Family> {
+    const LOGIN: [&[u8]; 9] = [
+        b"login",
+        b"authenticate",
+        b"NetworkCredential",
+        b"HTTPBasicAuth",
+        b"HTTPDigestAuth",
+        b"BasicAuth",
+        b"UsernamePasswordCredentials",
+        b"PasswordAuthentication",
+        b"PasswordCredential",
+    ];
+    const CONNECT: [&[u8]; 5] = [b"PDO", b"connect", b"mysqli", b"mysqli_connect", b"mysql_connect"];
+    let blanks = |j: usize| blanks_before(b, j);
+    let j = blanks(q);
+    if j >= 13 && b[j - 13..j].eq_ignore_ascii_case(b"IDENTIFIED BY") {
+        return Some(Family::Password);
+    }
+    if j >= 9 && b[j - 8..j].eq_ignore_ascii_case(b"PASSWORD") && b[j - 9] == b' ' {
+        return Some(Family::Password);
+    }
+    if j == 0 || b[j - 1] != b',' {
+        return None;
+    }
+    // The argument before: a quoted literal (a name that names a secret, or a user name).
+    let k = blanks(j - 1);
+    let close = *b.get(k.checked_sub(1)?)?;
+    if close != b'\'' && close != b'"' {
+        return None;
+    }
+    let open = k - 1 - b[..k - 1].iter().rev().take(64).position(|&c| c == close)? - 1;
+    let name = &b[open + 1..k - 1];
+    if let Some(kc) = classify_key(name) {
+        return Some(kc.family);
+    }
+    // Which argument the literal is: count the commas back to the call's `(`.
+    let mut args = 1;
+    let mut i = blanks(open);
+    loop {
+        match *b.get(i.checked_sub(1)?)? {
+            b'(' => break,
+            b',' => args += 1,
+            b'\n' | b';' | b')' => return None,
+            // A quoted argument (`DBI->connect("dbi:Pg:…", …)`) is passed over whole.
+            c @ (b'"' | b'\'') => i -= b[..i - 1].iter().rev().take(256).position(|&x| x == c)? + 1,
+            _ => {}
+        }
+        if args > 2 || q - i > 256 {
+            return None;
+        }
+        i -= 1;
+    }
+    let f = blanks(i - 1);
+    let fs = run_back(b, f, |c| is_alnum(c) || c == b'_');
+    let func = &b[fs..f];
+    let login = args == 1 && LOGIN.contains(&func);
+    let connect = args == 2 && CONNECT.contains(&func);
+    (login || connect).then_some(Family::Password)
+}
+
+/// Where the spaces and tabs that end at `j` start.
+pub(super) fn blanks_before(b: &[u8], j: usize) -> usize {
+    run_back(b, j, |c| c == b' ' || c == b'\t')
+}
+
+/// Whether the word that ends at `sp` (a space follows it) is `password`, `passwd` (`.netrc`), `requirepass` or
+/// `masterauth` (`redis.conf`), in any case, a word of its own. For a value of 15 word characters or more after it
+/// and the space (shorter values are never looked at: see `Block`).
+fn is_password_word<const RAW: bool>(t: Text<RAW>, sp: usize) -> bool {
+    // (Raw: an escape's second byte, the `n` of `\n`, is no word byte: the decoded text has a newline there.)
+    let ws = sp - (0..sp).rev().take_while(|&x| t.word_at(x)).count();
+    [&b"password"[..], b"passwd", b"requirepass", b"masterauth"].iter().any(|k| t.b[ws..sp].eq_ignore_ascii_case(k))
+}
+
+/// Whether a value read after a key and a space is itself an assignment, `NAME=value` (`TWINE_USERNAME=__token__
+/// TWINE_PASSWORD=…`: the value of `__token__` is not `TWINE_PASSWORD=…`; the assignment is taken on its own). Base64
+/// padding (`…==`) is not an operator.
+fn is_assignment(v: &[u8]) -> bool {
+    let Some(q) = v.iter().position(|&c| c == b'=') else { return false };
+    q > 0
+        && (v[0].is_ascii_alphabetic() || v[0] == b'_')
+        && v[..q].iter().all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+        && v[q..].iter().any(|&c| c != b'=')
+}
+
+fn trim_pem(b: &[u8], mut s: usize, mut e: usize) -> (usize, usize) {
+    let esc = |c: u8| matches!(c, b'n' | b'r' | b't');
+    loop {
+        if s < e && b[s].is_ascii_whitespace() {
+            s += 1;
+        } else if e - s >= 2 && b[s] == b'\\' && esc(b[s + 1]) {
+            s += 2;
+        } else {
+            break;
+        }
+    }
+    loop {
+        if e > s && b[e - 1].is_ascii_whitespace() {
+            e -= 1;
+        } else if e - s >= 2 && b[e - 2] == b'\\' && esc(b[e - 1]) {
+            e -= 2;
+        } else {
+            break;
+        }
+    }
+    (s, e)
+}

@@ -1,0 +1,409 @@
+//! Token shapes: vendor credentials found by their prefix at a word start, then checked for length, charset and
+//! character mix. Every matcher is hand-written over bytes: no regex is compiled when a redactor is made.
+
+use super::chars::*;
+use super::rule::Rule;
+
+/// Tries the prefix-anchored token rules at `i`, which the caller has found at a word start (the byte before is
+/// not a token character). Returns the end of the token and its rule.
+pub fn token_at(b: &[u8], i: usize) -> Option<(usize, Rule)> {
+    let c0 = *b.get(i)?;
+    match c0 {
+        b'A' => aws_key_id(b, i)
+            .map(|e| (e, Rule::AwsAccessKeyId))
+            .or_else(|| gcp_api_key(b, i).map(|e| (e, Rule::GcpApiKey)))
+            .or_else(|| twilio(b, i).map(|e| (e, Rule::TwilioKey)))
+            .or_else(|| after_colon(b, i))
+            .or_else(|| age(b, i).map(|e| (e, Rule::AgeSecretKey))),
+        b'S' => {
+            twilio(b, i).map(|e| (e, Rule::TwilioKey)).or_else(|| sendgrid(b, i).map(|e| (e, Rule::SendgridApiKey)))
+        }
+        b'g' => github(b, i).or_else(|| gitlab(b, i).map(|e| (e, Rule::GitlabToken))),
+        b'h' => vault(b, i).or_else(|| huggingface(b, i)),
+        b'M' | b'N' | b'O' => discord(b, i).map(|e| (e, Rule::DiscordBotToken)),
+        b'L' => base64_private_key(b, i).map(|e| (e, Rule::PrivateKey)),
+        b'l' => prefixed(b, i, b"lin_api_", 40, is_alnum).map(|e| (e, Rule::LinearApiKey)),
+        b'k' => mailgun(b, i).map(|e| (e, Rule::MailgunApiKey)),
+        b'x' => slack_token(b, i).map(|e| (e, Rule::SlackToken)),
+        b's' => stripe(b, i)
+            .map(|e| (e, Rule::StripeKey))
+            .or_else(|| prefixed(b, i, b"sb_secret_", 32, is_b64url).map(|e| (e, Rule::SupabaseSecretKey)))
+            .or_else(|| anthropic(b, i).map(|e| (e, Rule::AnthropicApiKey)))
+            .or_else(|| openai(b, i).map(|e| (e, Rule::OpenaiApiKey))),
+        b'r' | b'w' => stripe(b, i).map(|e| (e, Rule::StripeKey)),
+        b'n' => npm(b, i).map(|e| (e, Rule::NpmToken)),
+        b'p' => pypi(b, i).map(|e| (e, Rule::PypiToken)),
+        b'e' => jwt(b, i).map(|e| (e, Rule::Jwt)),
+        _ => None,
+    }
+}
+
+/// `prefix` and then a body of at least `min` bytes of `class` that ends the word: its end.
+fn prefixed(b: &[u8], i: usize, prefix: &[u8], min: usize, class: impl Fn(u8) -> bool) -> Option<usize> {
+    if !starts_with_at(b, i, prefix) {
+        return None;
+    }
+    let s = i + prefix.len();
+    let n = run_len(b, s, class);
+    let e = s + n;
+    (n >= min && !b.get(e).is_some_and(|&c| is_b64url(c)) && !is_repeated(&b[s..e])).then_some(e)
+}
+
+/// HashiCorp Vault tokens: `hvs.` (service), `hvb.` (batch), `hvr.` (recovery), then 24 or more base64url
+/// characters. <https://developer.hashicorp.com/vault/docs/concepts/tokens#token-prefixes>
+fn vault(b: &[u8], i: usize) -> Option<(usize, Rule)> {
+    [b"hvs.", b"hvb.", b"hvr."].iter().find_map(|p| prefixed(b, i, *p, 24, is_b64url)).map(|e| (e, Rule::VaultToken))
+}
+
+/// Hugging Face user access tokens: `hf_` and 34 letters.
+fn huggingface(b: &[u8], i: usize) -> Option<(usize, Rule)> {
+    let e = prefixed(b, i, b"hf_", 30, |c| c.is_ascii_alphabetic())?;
+    let (l, u, _) = mix(&b[i + 3..e]);
+    (l && u).then_some((e, Rule::HuggingfaceToken))
+}
+
+/// Discord bot tokens: the bot's id (a decimal snowflake) in base64, a 6-character timestamp and a 27 to 38
+/// character HMAC, joined by dots (`MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs`). The first part
+/// must decode to digits.
+fn discord(b: &[u8], i: usize) -> Option<usize> {
+    let id = run_len(b, i, is_b64url);
+    if !(23..=28).contains(&id) || b.get(i + id) != Some(&b'.') || !base64_digits(&b[i..i + id]) {
+        return None;
+    }
+    let ts = run_len(b, i + id + 1, is_b64url);
+    if !(6..=7).contains(&ts) || b.get(i + id + 1 + ts) != Some(&b'.') {
+        return None;
+    }
+    let s = i + id + 2 + ts;
+    let mac = run_len(b, s, is_b64url);
+    ((27..=38).contains(&mac) && b.get(s + mac).is_none_or(|&c| c != b'.')).then_some(s + mac)
+}
+
+/// Whether base64 text (no padding) decodes to ASCII digits only.
+fn base64_digits(v: &[u8]) -> bool {
+    let mut out = [0u8; 21]; // (a Discord id's base64 is at most 28 characters)
+    let (n, whole) = decode_base64(v, &mut out);
+    whole && out[..n].iter().all(u8::is_ascii_digit)
+}
+
+/// Decodes base64 (standard or URL-safe, no padding) into `out` up to the first byte of `v` that is none of its
+/// characters, or until `out` is full; returns the bytes written and whether all of `v` was decoded.
+fn decode_base64(v: &[u8], out: &mut [u8]) -> (usize, bool) {
+    let (mut bits, mut k, mut got) = (0u32, 0, 0);
+    for &c in v {
+        let Some(x) = b64_value(c) else { return (got, false) };
+        bits = bits << 6 | x;
+        k += 6;
+        if k >= 8 {
+            k -= 8;
+            if got == out.len() {
+                return (got, false);
+            }
+            out[got] = (bits >> k) as u8;
+            bits &= (1 << k) - 1;
+            got += 1;
+        }
+    }
+    (got, true)
+}
+
+/// The value of a base64 (standard or URL-safe) character.
+fn b64_value(c: u8) -> Option<u32> {
+    Some(match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' | b'-' => 62,
+        b'/' | b'_' => 63,
+        _ => return None,
+    } as u32)
+}
+
+/// A PEM private key block encoded once more in base64, as kubeconfig's `client-key-data` holds it: `LS0tLS1CRUdJTi`
+/// is `-----BEGIN`, and the armour line must say `PRIVATE KEY` (`certificate-authority-data` is a certificate).
+fn base64_private_key(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"LS0tLS1CRUdJTi") {
+        return None;
+    }
+    let n = run_len(b, i, is_b64);
+    if n < 64 {
+        return None;
+    }
+    // The armour line: the first 60 bytes, from the first 80 characters.
+    let mut head = [0u8; 60];
+    let (got, _) = decode_base64(&b[i..i + n.min(80)], &mut head);
+    let line = &head[..got];
+    let line = &line[..line.iter().position(|&c| c == b'\n').unwrap_or(line.len())];
+    find(line, b"PRIVATE KEY").map(|_| i + n)
+}
+
+/// Tokens whose secret part follows a colon, found from that part: a Telegram bot token's (`123456789:AA…`, 35
+/// characters after the bot's id of 8 to 10 digits) and a Firebase Cloud Messaging server key's (`AAAA…:APA91b…`).
+fn after_colon(b: &[u8], i: usize) -> Option<(usize, Rule)> {
+    if i < 9 || b[i - 1] != b':' {
+        return None;
+    }
+    let n = run_len(b, i, is_b64url);
+    if starts_with_at(b, i, b"APA91b") {
+        let sender = i.checked_sub(12)?;
+        let ok = n >= 100 && starts_with_at(b, sender, b"AAAA") && b[sender..i - 1].iter().all(|&c| is_b64url(c));
+        return ok.then_some((i + n, Rule::FcmServerKey));
+    }
+    let id_start = run_back(b, i - 1, |c| c.is_ascii_digit());
+    let digits = i - 1 - id_start;
+    let alone = id_start == 0 || !is_alnum(b[id_start - 1]) || b[..id_start].ends_with(b"bot");
+    let (l, u, d) = mix(&b[i..i + n]);
+    (starts_with_at(b, i, b"AA") && n == 35 && (8..=10).contains(&digits) && alone && l && u && d)
+        .then_some((i + n, Rule::TelegramBotToken))
+}
+
+/// age secret keys: `AGE-SECRET-KEY-1` and 58 upper-case bech32 characters.
+fn age(b: &[u8], i: usize) -> Option<usize> {
+    prefixed(b, i, b"AGE-SECRET-KEY-1", 58, |c| c.is_ascii_uppercase() || c.is_ascii_digit())
+}
+
+/// Mailgun's older API keys: `key-` and 32 lower-case hex digits.
+fn mailgun(b: &[u8], i: usize) -> Option<usize> {
+    let e = prefixed(b, i, b"key-", 32, is_lower_hex)?;
+    (e == i + 36 && b[i + 4..e].iter().any(u8::is_ascii_digit)).then_some(e)
+}
+
+/// Whether the whole of `v` is one known token (used to name an assignment's value by what it is).
+pub fn whole_token(v: &[u8]) -> Option<Rule> {
+    match token_at(v, 0) {
+        Some((e, r)) if e == v.len() => Some(r),
+        _ => None,
+    }
+}
+
+/// AWS access key ids: a four-letter kind prefix and 16 upper-case base32 characters.
+/// <https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_identifiers.html#identifiers-unique-ids>
+fn aws_key_id(b: &[u8], i: usize) -> Option<usize> {
+    const KINDS: [&[u8; 4]; 12] =
+        [b"AKIA", b"ASIA", b"ABIA", b"ACCA", b"AGPA", b"AIDA", b"AIPA", b"ANPA", b"ANVA", b"AROA", b"APKA", b"ASCA"];
+    if !KINDS.iter().any(|k| starts_with_at(b, i, &k[..])) {
+        return None;
+    }
+    let body = run_len(b, i + 4, |c| c.is_ascii_uppercase() || c.is_ascii_digit());
+    if body != 16 || b.get(i + 20).is_some_and(|&c| is_alnum(c)) {
+        return None;
+    }
+    let v = &b[i + 4..i + 20];
+    (!is_repeated(v) && v.iter().any(|c| c.is_ascii_digit())).then_some(i + 20)
+}
+
+/// Google API keys: `AIza` and 35 base64url characters.
+fn gcp_api_key(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"AIza") {
+        return None;
+    }
+    (run_len(b, i + 4, is_b64url) == 35).then_some(i + 39)
+}
+
+/// Twilio API key SIDs (`SK` + 32 lower-case hex) always; account SIDs (`AC` + 32 hex) only when "twilio" is
+/// written within the 256 bytes before, since an account SID alone is an identifier.
+fn twilio(b: &[u8], i: usize) -> Option<usize> {
+    let kind = b.get(i..i + 2)?;
+    if kind != b"SK" && kind != b"AC" {
+        return None;
+    }
+    if run_len(b, i + 2, is_lower_hex) != 32 || b.get(i + 34).is_some_and(|&c| is_alnum(c)) {
+        return None;
+    }
+    if kind == b"AC" && !contains_ci(&b[i.saturating_sub(256)..i], b"twilio") {
+        return None;
+    }
+    Some(i + 34)
+}
+
+/// A JSON string that is a whole Twilio account SID under a key naming Twilio (`"TWILIO_ACCOUNT_SID": "AC…"`):
+/// the word [`twilio`] looks for before the SID is in the member's key, not in the string.
+pub fn twilio_sid_under(key: &[u8], v: &[u8]) -> bool {
+    v.len() == 34 && v.starts_with(b"AC") && run_len(v, 2, is_lower_hex) == 32 && contains_ci(key, b"twilio")
+}
+
+/// SendGrid: `SG.` + 22 + `.` + 43 base64url characters (accepted a little looser).
+fn sendgrid(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"SG.") {
+        return None;
+    }
+    let a = run_len(b, i + 3, is_b64url);
+    if !(16..=32).contains(&a) || b.get(i + 3 + a) != Some(&b'.') {
+        return None;
+    }
+    let s = i + 4 + a;
+    let c = run_len(b, s, is_b64url);
+    (30..=64).contains(&c).then_some(s + c)
+}
+
+/// GitHub: classic `gh[pousr]_` + 36 alphanumerics (the last 6 are a CRC32 we do not need to check: the prefix
+/// is rare enough) and fine-grained `github_pat_` + 82 characters.
+/// <https://github.blog/engineering/platform-security/behind-githubs-new-authentication-token-formats/>
+fn github(b: &[u8], i: usize) -> Option<(usize, Rule)> {
+    if starts_with_at(b, i, b"github_pat_") {
+        let n = run_len(b, i + 11, |c| is_alnum(c) || c == b'_');
+        return (n >= 40).then_some((i + 11 + n, Rule::GithubFineGrainedPat));
+    }
+    if b.get(i + 1) != Some(&b'h') || !matches!(b.get(i + 2), Some(b'p' | b'o' | b'u' | b's' | b'r')) {
+        return None;
+    }
+    if b.get(i + 3) != Some(&b'_') {
+        return None;
+    }
+    let n = run_len(b, i + 4, is_alnum);
+    if !(36..=255).contains(&n) || b.get(i + 4 + n).is_some_and(|&c| c == b'_') {
+        return None;
+    }
+    // Base62: digits, or both cases (a body without digits is rare, not impossible: 0.2% of them).
+    let (l, u, d) = mix(&b[i + 4..i + 4 + n]);
+    (((l || u) && d) || (l && u)).then_some((i + 4 + n, Rule::GithubToken))
+}
+
+/// GitLab personal, deploy, runner, trigger, feed, OAuth and CI/CD job tokens.
+/// <https://docs.gitlab.com/security/tokens/#token-prefixes>
+fn gitlab(b: &[u8], i: usize) -> Option<usize> {
+    const PREFIXES: [&[u8]; 10] =
+        [b"glpat-", b"gldt-", b"glrt-", b"glptt-", b"glft-", b"glimt-", b"glagent-", b"glsoat-", b"glcbt-", b"gloas-"];
+    let p = PREFIXES.iter().find(|p| starts_with_at(b, i, p))?;
+    let s = i + p.len();
+    let n = run_len(b, s, |c| is_b64url(c) || c == b'.');
+    let n = trim_trailing_dots(&b[s..s + n]);
+    let (_, u, d) = mix(&b[s..s + n]);
+    (n >= 20 && (u || d)).then_some(s + n)
+}
+
+fn trim_trailing_dots(v: &[u8]) -> usize {
+    let mut n = v.len();
+    while n > 0 && v[n - 1] == b'.' {
+        n -= 1;
+    }
+    n
+}
+
+/// Slack bot, user, app-level, refresh and config tokens: `xox[abposre]-…`, `xapp-…`.
+fn slack_token(b: &[u8], i: usize) -> Option<usize> {
+    let s = if starts_with_at(b, i, b"xox")
+        && matches!(b.get(i + 3), Some(b'a' | b'b' | b'p' | b'o' | b's' | b'r' | b'e'))
+    {
+        if b.get(i + 4) != Some(&b'-') {
+            return None;
+        }
+        i + 5
+    } else if starts_with_at(b, i, b"xapp-") {
+        i + 5
+    } else {
+        return None;
+    };
+    let n = run_len(b, s, |c| is_alnum(c) || c == b'-');
+    (n >= 10 && mix(&b[s..s + n]).2).then_some(s + n)
+}
+
+/// Stripe secret and restricted keys (live and test) and webhook signing secrets. Publishable keys (`pk_`) are
+/// public by design.
+fn stripe(b: &[u8], i: usize) -> Option<usize> {
+    const PREFIXES: [&[u8]; 5] = [b"sk_live_", b"sk_test_", b"rk_live_", b"rk_test_", b"whsec_"];
+    let p = PREFIXES.iter().find(|p| starts_with_at(b, i, p))?;
+    let s = i + p.len();
+    let n = run_len(b, s, is_alnum);
+    if n < 16 || b.get(s + n).is_some_and(|&c| c == b'_' || c == b'-') {
+        return None;
+    }
+    (!is_repeated(&b[s..s + n])).then_some(s + n)
+}
+
+/// Anthropic: `sk-ant-` then a kind (`api03-`, `admin01-`, `oat01-`, …) and a long base64url body.
+fn anthropic(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"sk-ant-") {
+        return None;
+    }
+    random_body(b, i + 7)
+}
+
+/// OpenAI: `sk-` with an optional kind (`proj-`, `svcacct-`, `admin-`, `None-`) and a random body. The body must
+/// mix upper case, lower case and digits, which kebab-case names (`sk-learn-…`) never do.
+fn openai(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"sk-") || starts_with_at(b, i, b"sk-ant-") {
+        return None;
+    }
+    random_body(b, i + 3)
+}
+
+/// A base64url body from `s` of 32 characters or more that mixes upper case, lower case and digits: its end.
+fn random_body(b: &[u8], s: usize) -> Option<usize> {
+    let n = run_len(b, s, is_b64url);
+    let (l, u, d) = mix(&b[s..s + n]);
+    (n >= 32 && l && u && d).then_some(s + n)
+}
+
+/// npm access tokens: `npm_` + 36 alphanumerics.
+fn npm(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"npm_") {
+        return None;
+    }
+    let n = run_len(b, i + 4, is_alnum);
+    let (_, _, d) = mix(&b[i + 4..i + 4 + n]);
+    (n == 36 && d && b.get(i + 40).is_none_or(|&c| c != b'_' && c != b'-')).then_some(i + 40)
+}
+
+/// PyPI API tokens are macaroons: `pypi-` then base64 of a header that starts with the bytes `\x02\x01\x08`
+/// (`AgE`), then a long body. <https://pypi.org/help/#apitoken>
+fn pypi(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"pypi-AgE") {
+        return None;
+    }
+    let n = run_len(b, i + 8, is_b64url);
+    (n >= 50).then_some(i + 8 + n)
+}
+
+/// JWT / JWS compact form: base64url(`{"…`) `.` base64url(`{"…`) `.` signature; `eyJ` is base64 of `{"`.
+/// JWE (five segments) is taken whole as well.
+fn jwt(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"eyJ") {
+        return None;
+    }
+    let h = run_len(b, i, is_b64url);
+    if h < 10 || b.get(i + h) != Some(&b'.') {
+        return None;
+    }
+    let p0 = i + h + 1;
+    if !starts_with_at(b, p0, b"ey") {
+        return None;
+    }
+    let p = run_len(b, p0, is_b64url);
+    if p < 10 {
+        return None;
+    }
+    let mut end = p0 + p;
+    let mut segments = 2;
+    while segments < 5 && b.get(end) == Some(&b'.') {
+        let n = run_len(b, end + 1, is_b64url);
+        if n == 0 && segments >= 3 {
+            break;
+        }
+        end += 1 + n;
+        segments += 1;
+    }
+    (segments >= 3).then_some(end)
+}
+
+/// After an AWS access key id ending at `from`, a secret access key (40 base64 characters, mixed case and digits)
+/// within the next 120 bytes: the CSV and `aws configure list` layouts put them side by side.
+pub fn aws_secret_near(b: &[u8], from: usize) -> Option<(usize, usize)> {
+    let end = (from + 120).min(b.len());
+    let mut j = from;
+    while j < end {
+        if is_b64(b[j]) && (j == 0 || !is_b64(b[j - 1])) {
+            let n = run_len(b, j, |c| is_alnum(c) || c == b'+' || c == b'/');
+            if n == 40 && b.get(j + 40).is_none_or(|&c| !is_b64(c)) {
+                let (l, u, d) = mix(&b[j..j + 40]);
+                if l && u && d {
+                    return Some((j, j + 40));
+                }
+            }
+            j += n.max(1);
+        } else {
+            j += 1;
+        }
+    }
+    None
+}
