@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the core to wasm and generates its JS bindings into plugin/wasm/ (not committed).
 # --target web: the bindings plus an initSync() that plugin/core.js feeds with the .wasm bytes; this is
-# the output that loads both in Node 20 ESM and in Bun (see ../shared/TOOLCHAIN.md).
+# the output that loads both in Node 20 ESM and in Bun (the nodejs and bundler targets fail in one of them).
 # --experimental-reset-state-function: exports __wbg_reset_state(), so a trapped instance is recovered.
 # Then the `record` command (plugin/cli/index.js with hook mode and the recording path, bindings included; not the
 # read/doctor/mcp subcommands) is bundled into one CommonJS file, plugin/cli.bundle.cjs, and a training run of

@@ -8,35 +8,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startAnthropic, startResponses } from "../tests/hosts/mock-models.js";
 import { REPO, CLAUDE, CODEX, makeSandbox, runClaude, runCodex, cleanup } from "../tests/hosts/harness.js";
-
-const BRIEF = "SUBAGENT-BRIEF: find why the widget spins; report the cause only.";
-const REPORT = "Subagent report: the widget spins because of a race in spin().";
-const NOTE = "category=discovery | finding: the widget spins | sentiment: relief";
-
-// The scripted sessions of tests/hosts/hosts.e2e.test.js: a failing gate, a subagent, our MCP record call, and
-// for Claude Code a failed Read.
-const claudeSession = ({ text, n, body }) => {
-  if (text.includes(BRIEF) && !text.includes("fix the widget")) return { text: REPORT };
-  if (!(body?.tools ?? []).length) return { text: "title" };
-  if (n === 0) return { tool: "Bash", args: { command: "npm test", description: "run the tests" } };
-  if (n === 1) return { tool: "Agent", args: { description: "Find the spin bug", prompt: BRIEF, subagent_type: "general-purpose", run_in_background: false } };
-  if (n === 2) return { tool: "mcp__recordings__record", args: { entry: NOTE } };
-  if (n === 3) return { tool: "Read", args: { file_path: "/nonexistent/widget/spin.rs" } };
-  return { text: "All done." };
-};
-
-const codexSession = ({ body, inputText, n }) => {
-  if (inputText.includes(BRIEF) && !inputText.includes("fix the widget")) return { text: REPORT };
-  if (n === 0) return { tool: "exec_command", args: { cmd: "npm test" } };
-  if (n === 1) return { tool: "spawn_agent", namespace: "multi_agent_v1", args: { message: BRIEF } };
-  if (n === 2) {
-    const out = body.input.filter((i) => i.type === "function_call_output").at(-1).output;
-    const id = JSON.parse(typeof out === "string" ? out : JSON.stringify(out)).agent_id;
-    return { tool: "wait_agent", namespace: "multi_agent_v1", args: { targets: [id], timeout_ms: 10000 } };
-  }
-  if (n === 3) return { tool: "record", namespace: "mcp__recordings", args: { entry: NOTE } };
-  return { text: "All done." };
-};
+import { claudeSession, codexSession } from "../tests/hosts/sessions.js";
 
 /**
  * A `record` command to put first on PATH: `record hook ...` keeps a copy of its stdin (the payload) in

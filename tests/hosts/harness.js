@@ -1,7 +1,7 @@
 // Runs the real Claude Code and Codex CLIs (pinned dev dependencies) headless and offline, each in a throwaway
 // sandbox (HOME, config dir, TMPDIR, a git project) against a mock model on 127.0.0.1, with our hook mode and
 // our MCP server configured by `record init` as a user would run it (the same entries docs/hosts.md shows:
-// hosts.e2e.test.js compares them). Facts relied on: ../../../shared/HOSTS.md.
+// hosts.e2e.test.js compares them).
 
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -117,7 +117,7 @@ const tomlString = (s) => JSON.stringify(s); // TOML basic strings share JSON's 
 export async function runCodex(d, prompt, { mockUrl, timeoutMs = 90000, extraEnv = {} } = {}) {
   const home = path.join(d.config, "codex");
   fs.mkdirSync(home, { recursive: true });
-  // The offline provider and switches (shared/HOSTS.md); `record init codex` then adds our MCP server and hooks.
+  // The offline provider and the switches that keep Codex from looking outside; `record init codex` then adds our MCP server and hooks.
   const toml = [
     'model = "mock-model"',
     'model_provider = "mock"',

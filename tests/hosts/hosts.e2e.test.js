@@ -15,9 +15,7 @@ import { parse as parseToml } from "@rainbowatcher/toml-edit-js";
 import initToml from "@rainbowatcher/toml-edit-js";
 import { makeSandbox, runClaude, runCodex, cleanup, recordInit, docSnippet, CLAUDE, CODEX } from "./harness.js";
 
-const BRIEF = "SUBAGENT-BRIEF: find why the widget spins; report the cause only.";
-const REPORT = "Subagent report: the widget spins because of a race in spin().";
-const NOTE = "category=discovery | finding: the widget spins | sentiment: relief";
+import { BRIEF, NOTE, REPORT, claudeSession, codexSession } from "./sessions.js";
 
 const has = (bin) => fs.existsSync(bin);
 
@@ -60,16 +58,7 @@ test("record init writes the entries docs/hosts.md shows, for Claude Code and Co
 });
 
 test("claude-code: gate failure, failed tool and subagent through hook mode, a record call through the MCP server", { skip: !has(CLAUDE) && "claude not installed" }, async () => {
-  const mock = await startAnthropic(({ text, n, body }) => {
-    if (text.includes(BRIEF) && !text.includes("fix the widget")) return { text: REPORT };
-    if (!(body?.tools ?? []).length) return { text: "title" };
-    if (n === 0) return { tool: "Bash", args: { command: "npm test", description: "run the tests" } };
-    // run_in_background:false keeps the subagent in the turn (see shared/HOSTS.md).
-    if (n === 1) return { tool: "Agent", args: { description: "Find the spin bug", prompt: BRIEF, subagent_type: "general-purpose", run_in_background: false } };
-    if (n === 2) return { tool: "mcp__recordings__record", args: { entry: NOTE } };
-    if (n === 3) return { tool: "Read", args: { file_path: "/nonexistent/widget/spin.rs" } };
-    return { text: "All done." };
-  });
+  const mock = await startAnthropic(claudeSession);
   const d = makeSandbox("hosts-claude-");
   try {
     const r = await runClaude(d, "fix the widget", { mockUrl: mock.url });
@@ -118,18 +107,7 @@ test("claude-code: gate failure, failed tool and subagent through hook mode, a r
 });
 
 test("codex: gate failure (exit code from the transcript) and subagent through hook mode, a record call through the MCP server", { skip: !has(CODEX) && "codex not installed" }, async () => {
-  const mock = await startResponses(({ body, inputText, n }) => {
-    if (inputText.includes(BRIEF) && !inputText.includes("fix the widget")) return { text: REPORT };
-    if (n === 0) return { tool: "exec_command", args: { cmd: "npm test" } };
-    if (n === 1) return { tool: "spawn_agent", namespace: "multi_agent_v1", args: { message: BRIEF } };
-    if (n === 2) {
-      const out = body.input.filter((i) => i.type === "function_call_output").at(-1).output;
-      const id = JSON.parse(typeof out === "string" ? out : JSON.stringify(out)).agent_id;
-      return { tool: "wait_agent", namespace: "multi_agent_v1", args: { targets: [id], timeout_ms: 10000 } };
-    }
-    if (n === 3) return { tool: "record", namespace: "mcp__recordings", args: { entry: NOTE } };
-    return { text: "All done." };
-  });
+  const mock = await startResponses(codexSession);
   const d = makeSandbox("hosts-codex-");
   try {
     const r = await runCodex(d, "fix the widget", { mockUrl: mock.url });
