@@ -68,6 +68,8 @@ export class Recorder {
   /** Turns any input into one stamped line. `now` is milliseconds since the Unix epoch (Date.now()).
    *  A Uint8Array may hold bytes that are not UTF-8 (they are quarantined losslessly, base64). */
   record(input: string | Uint8Array, now: number): CoreOutcome;
+  /** A fresh entry id (13 Crockford base32 characters), for an oversized input's pieces and marker. */
+  newEid(now: number): string;
   /** For inputs over the size bound: one bounded piece of the input (after what the previous piece held back, see
    *  CoreOutcome.held), as a quarantine line that carries `eid`, `piece` (0-based index), `pieces` and `bytes` (the
    *  whole input's size). */

@@ -89,7 +89,7 @@ function memoryBytes() {
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
 /** An entry id in the core's format (13 Crockford base32 characters from 64 random bits, crate/src/stamp.rs),
- *  for lines built here (pieces of an oversized input, core failures). */
+ *  for the lines built here while the core is down. */
 export function newEid() {
   const b = new Uint8Array(8);
   globalThis.crypto.getRandomValues(b);
@@ -238,6 +238,12 @@ export class Core {
     const r = this.#guard((rec) => rec.record(input, now), sizeOf(input));
     if (r.value && typeof r.value.line === "string") return r.value;
     return fallbackOutcome(input, now, `core failed: ${describe(r.error ?? new Error("no line returned"))}`, this.context);
+  }
+
+  /** An entry id from the core's random pool; the JS one (same format) only while the core is down. */
+  newEid(now) {
+    const r = this.#guard((rec) => rec.newEid(now), 0);
+    return typeof r.value === "string" ? r.value : newEid();
   }
 
   piece(chunk, now, eid, index, count, totalBytes) {

@@ -205,6 +205,30 @@ test("the JS fallback line keeps the input whole and parses", () => {
   assert.match(newEid(), /^[0-9a-f][0-9a-hjkmnp-tv-z]{12}$/);
 });
 
+test("entry ids come from the core; the JS fallback's have the same layout", () => {
+  const core = new Core();
+  const ids = Array.from({ length: 2000 }, () => core.newEid(0));
+  const layout = /^[0-9a-f][0-9a-hjkmnp-tv-z]{12}$/;
+  for (const id of ids) assert.match(id, layout);
+  assert.equal(new Set(ids).size, ids.length);
+  // The record() path draws from the same pool: its ids have the same layout and never repeat the ones above.
+  const recorded = JSON.parse(core.record("note: x", 0).line).eid;
+  assert.match(recorded, layout);
+  assert.ok(!ids.includes(recorded));
+  for (let i = 0; i < 200; i++) assert.match(newEid(), layout);
+  // Drawn by the core, not by the JS fallback: with WebCrypto gone, the fallback throws and the core goes on.
+  const getRandomValues = globalThis.crypto.getRandomValues;
+  globalThis.crypto.getRandomValues = () => {
+    throw new Error("no WebCrypto here");
+  };
+  try {
+    assert.throws(() => newEid(), /no WebCrypto here/);
+    assert.match(new Core().newEid(0), layout);
+  } finally {
+    globalThis.crypto.getRandomValues = getRandomValues;
+  }
+});
+
 test("the JS fallback lines follow the core's own layout, stamps included", () => {
   const ctx = { capture: "cli", stamps: { pwd: "/w", repo: "r", session: "ses_1", model: "p/m" } };
   const core = new Core();

@@ -147,6 +147,12 @@ impl Recorder {
         to_js(out)
     }
 
+    /// An entry id for lines the JS edge numbers itself: the pieces of an oversized input and their marker share one.
+    #[wasm_bindgen(js_name = newEid)]
+    pub fn new_eid(&mut self, now: f64) -> String {
+        crate::stamp::eid(self.random.next(now))
+    }
+
     pub fn piece(&self, bytes: &[u8], now: f64, eid: &str, index: u32, count: u32, total_bytes: f64) -> JsValue {
         to_js(oversized::piece(bytes, now, eid, index, count, total_bytes, &self.ctx, &self.redactor))
     }
