@@ -11,10 +11,22 @@ const require = createRequire(import.meta.url);
 export const fs = require("node:fs");
 export const path = require("node:path");
 
-let osModule = null;
+/** require() of a built-in module ("node:sqlite", "bun:sqlite"), for one that is loaded only on some paths. */
+export const builtin = (name) => require(name);
+
+/** A built-in loaded when one of its members is first read. */
+function onFirstUse(name) {
+  let loaded = null;
+  return new Proxy({}, { get: (_, member) => (loaded ??= require(name))[member] });
+}
+
 /** node:os, loaded when first used: unlike node:fs and node:path it is not in Node's startup snapshot, and
  *  recording with HOME set never needs it (home, temp dir, host name, user). */
-export const os = new Proxy({}, { get: (_, name) => (osModule ??= require("node:os"))[name] });
+export const os = onFirstUse("node:os");
+
+/** node:crypto, loaded when first used (cursor fingerprints, machine ids); an ESM import of it would also read
+ *  its lazy WebCrypto getter. */
+export const nodeCrypto = onFirstUse("node:crypto");
 
 /** Closes `fd` and ignores a failure: for descriptors whose data is already written or that were only read. */
 export function closeQuietly(fs, fd) {

@@ -5,7 +5,7 @@
 // the cost users feel. Two things make it cheaper than `node plugin/cli/index.js`, measured in BENCHMARKS.md:
 //  * this file is CommonJS: Node 20 starts an ES-module entry through its ESM loader, which costs several
 //    milliseconds before the first line runs; a CommonJS entry does not;
-//  * the CLI, hook mode and the recording path are one CommonJS bundle, plugin/cli.bundle.cjs (built by
+//  * the CLI, hook mode, recall and the recording path are one CommonJS bundle, plugin/cli.bundle.cjs (built by
 //    scripts/build.sh with esbuild, not committed), compiled with V8's code cache plugin/cli.bundle.cache
 //    (written by the build from a training run: the functions a hook that writes an entry compiles). A cache
 //    from another Node or V8 version is rejected by V8: the bundle is compiled as usual, and at exit the cache is

@@ -3,8 +3,8 @@
 # --target web: the bindings plus an initSync() that plugin/core.js feeds with the .wasm bytes; this is
 # the output that loads both in Node 20 ESM and in Bun (the nodejs and bundler targets fail in one of them).
 # --experimental-reset-state-function: exports __wbg_reset_state(), so a trapped instance is recovered.
-# Then the `record` command (plugin/cli/index.js with hook mode and the recording path, bindings included; not the
-# read/doctor/mcp subcommands) is bundled into one CommonJS file, plugin/cli.bundle.cjs, and a training run of
+# Then the `record` command (plugin/cli/index.js with hook mode, recall and the recording path, bindings included;
+# not the read/doctor/mcp subcommands) is bundled into one CommonJS file, plugin/cli.bundle.cjs, and a training run of
 # hook mode writes V8's code cache for it, plugin/cli.bundle.cache (neither committed). plugin/record.cjs, the
 # `record` bin, loads both: see its header for why (Node 20 loads each ES module through its async loader, and
 # compiling the bundle's functions is most of what a one-entry process does besides Node's own start).

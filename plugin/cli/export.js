@@ -8,6 +8,7 @@ import { SchemaError } from "../export/schema.js";
 import { machineOf } from "../export/machine.js";
 import { noteExport } from "../export/status.js";
 import { resolveTarget } from "../paths.js";
+import { UsageError, parseArgs } from "./args.js";
 
 export const HELP = `record export - copy recordings into a PostgreSQL database, each entry exactly once
 
@@ -34,36 +35,22 @@ Schema and cron / systemd timer lines: docs/export.md.
 `;
 
 const OPTIONS = {
-  "--to": "to",
-  "--file": "file",
-  "--machine": "machine",
-  "--batch": "batch",
-  "--json": true,
-  "--quiet": true,
-  "--after-session": true,
-  "--help": true,
-  "-h": true,
+  "--to": { key: "to" },
+  "--file": { key: "file" },
+  "--machine": { key: "machine" },
+  "--batch": { key: "batch" },
+  "--json": { key: "json", flag: true },
+  "--quiet": { key: "quiet", flag: true },
+  "--after-session": { key: "after-session", flag: true },
+  "--help": { key: "help", flag: true },
+  "-h": { key: "help", flag: true },
 };
 
-class UsageError extends Error {}
-
-function parseArgs(argv) {
-  const out = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const eq = a.startsWith("--") ? a.indexOf("=") : -1;
-    const name = eq > 0 ? a.slice(0, eq) : a;
-    const o = OPTIONS[name];
-    if (o === undefined) throw new UsageError(a.startsWith("-") ? `unknown option ${name}` : `unexpected argument "${a}"`);
-    if (o === true) {
-      if (eq > 0) throw new UsageError(`${name} takes no value`);
-      out[name.replace(/^-+/, "")] = true;
-    } else if (eq > 0) out[o] = a.slice(eq + 1);
-    else if (i + 1 < argv.length) out[o] = argv[++i];
-    else throw new UsageError(`${name} needs a value`);
-  }
+function optionsOf(argv) {
+  const p = parseArgs(argv, OPTIONS, "command");
+  if (p.positional.length) throw new UsageError(`unexpected argument "${p.positional[0]}"`);
+  const out = p.values;
   if (out.batch !== undefined && !/^[1-9]\d*$/.test(out.batch)) throw new UsageError(`--batch needs a positive whole number, not "${out.batch}"`);
-  if (out.h) out.help = true;
   return out;
 }
 
@@ -75,7 +62,7 @@ export async function exportCmd(argv, io = {}) {
   const cwd = io.cwd ?? process.cwd();
   let opts;
   try {
-    opts = parseArgs(argv);
+    opts = optionsOf(argv);
   } catch (e) {
     stderr.write(`record export: ${scrub(e.message, urlSecrets(argv))}. See record export --help.\n`);
     return 2;

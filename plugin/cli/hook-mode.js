@@ -145,7 +145,7 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
       status = rec(JSON.stringify(plan.entry), o);
       // Claude Code reads a PostToolUseFailure hook's additionalContext: a hint from recall, when one matches.
       if (host === "claude-code" && payload?.hook_event_name === "PostToolUseFailure") {
-        const out = await (await importSibling("./recall/hook.js")).claudeHint(payload, { env, file: base.file });
+        const out = await (await import("../recall/hook.js")).claudeHint(payload, { env, file: base.file });
         if (out) fs.writeSync(1, out);
       }
     }

@@ -13,7 +13,8 @@ import { recordCommand } from "./record.js";
 import { usedStream } from "./say.js";
 
 // Subcommand modules outside the hot path are separate ES modules, imported when used (the `record` bundle
-// leaves them out; importSibling resolves against plugin/). Hook mode is part of the bundle.
+// leaves them out; importSibling resolves against plugin/). Hook mode and recall, which agents and hooks start
+// mid-task, are part of the bundle: a literal import() is bundled.
 const lazy = (spec, fn) => (args) => importSibling(spec).then((m) => m[fn](args, {}));
 const SUBCOMMANDS = {
   read: lazy("./cli/read.js", "read"),
@@ -24,7 +25,7 @@ const SUBCOMMANDS = {
   mcp: (args) => importSibling("./cli/mcp.js").then((m) => m.runMcp({ args })),
   hook: (args) => import("./hook-mode.js").then((m) => m.runHookArgs(args)),
   export: lazy("./cli/export.js", "exportCmd"),
-  recall: lazy("./cli/recall.js", "recall"),
+  recall: (args) => import("./recall.js").then((m) => m.recall(args, {})),
   init: lazy("./cli/init.js", "init"),
 };
 // Subcommands whose words are all arguments (a query).

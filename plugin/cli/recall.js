@@ -2,10 +2,10 @@
 // from the recall index (caught up first). `recall(argv, io)` resolves to the exit status: 0 done (also when
 // nothing matched), 1 recall cannot run here (no SQLite in this runtime) or is switched off, 2 a usage error.
 
-import { parseArgs } from "node:util";
 import { settingsOf, envOf, positiveInt } from "../settings.js";
 import { createRecall, recallOff } from "../recall/service.js";
 import { formatHits, jsonHits } from "../recall/format.js";
+import { parseArgs } from "./args.js";
 
 export const HELP = `record recall - past entries that match a question, best first
 
@@ -36,14 +36,15 @@ SQLite: Node 22.5 or later, or Bun. AI_RECORDINGS_RECALL=0 switches it off.
 `;
 
 const OPTIONS = {
-  scope: { type: "string" },
-  limit: { type: "string" },
-  budget: { type: "string" },
-  json: { type: "boolean" },
-  session: { type: "string" },
-  "include-session": { type: "boolean" },
-  file: { type: "string" },
-  help: { type: "boolean", short: "h" },
+  "--scope": { key: "scope" },
+  "--limit": { key: "limit" },
+  "--budget": { key: "budget" },
+  "--json": { key: "json", flag: true },
+  "--session": { key: "session" },
+  "--include-session": { key: "include-session", flag: true },
+  "--file": { key: "file" },
+  "--help": { key: "help", flag: true },
+  "-h": { key: "help", flag: true },
 };
 
 function usage(io, message) {
@@ -78,9 +79,9 @@ export async function recall(argv, io0 = {}) {
   };
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs(argv, OPTIONS, "command");
   } catch (e) {
-    return usage(io, String(e.message).replace(/\.$/, ""));
+    return usage(io, e.message);
   }
   const o = parsed.values;
   if (o.help) {
@@ -99,7 +100,7 @@ export async function recall(argv, io0 = {}) {
     io.stderr.write(`record recall: ${off}\n`);
     return 1;
   }
-  const query = parsed.positionals.join(" ").trim();
+  const query = parsed.positional.join(" ").trim();
   const service = createRecall({ file: o.file, env, cwd: io.cwd });
   const bar = progress(io.stderr, io.now);
   let result;

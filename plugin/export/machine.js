@@ -4,7 +4,7 @@
 // state directory and kept there; --machine or AI_RECORDINGS_MACHINE names it explicitly.
 
 import { fs as nodeFs, os, path } from "../builtins.js";
-import { randomBytes } from "node:crypto";
+import { nodeCrypto } from "../builtins.js";
 import { settingsOf } from "../settings.js";
 import { stateDir } from "./status.js";
 
@@ -24,7 +24,7 @@ export function machineOf({ explicit, env, fs = nodeFs }) {
   } catch {
     // not made yet
   }
-  const id = `${host}-${randomBytes(4).toString("hex")}`;
+  const id = `${host}-${nodeCrypto.randomBytes(4).toString("hex")}`;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     // Exclusive create: of two first exports at once, one id wins and both use it.

@@ -4,7 +4,7 @@
 // read to their end and long quiet are folded into a "base" (the last one's key, their count and total size),
 // so the cursor stays short however long the history.
 
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../builtins.js";
 import { isSegmentKey } from "../paths.js";
 
 /** Bytes of a segment's beginning that identify it: a core line starts with `ts` and `eid`, and both fit in
@@ -92,5 +92,5 @@ export function cursorsAt(state, rec) {
 
 /** The fingerprint a cursor keeps of a segment's first bytes. */
 export function fingerprintOf(bytes) {
-  return createHash("sha1").update(bytes).digest("hex").slice(0, 16);
+  return nodeCrypto.createHash("sha1").update(bytes).digest("hex").slice(0, 16);
 }

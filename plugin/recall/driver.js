@@ -2,6 +2,8 @@
 // bun:sqlite; Node has node:sqlite from 22.5. Both are built with FTS5. Node 20 has neither, and there recall
 // says what it needs instead of failing some other way; recording never loads this module.
 
+import { builtin } from "../builtins.js";
+
 /** The error recall reports when the runtime has no SQLite driver; `code` is "ENOSQLITE". */
 export class RecallUnavailable extends Error {
   constructor(message) {
@@ -27,11 +29,12 @@ export function missingDriver(versions = process.versions) {
   );
 }
 
-let loaded = null; // the driver module's open function, once imported
+let loaded = null; // the driver module's open function, once loaded
 
-// node:sqlite announces itself as experimental on first import; that line on a CLI's or hook's stderr would
-// only be noise (hook output is read by the host), so that one warning is dropped while it is imported.
-async function importNodeSqlite() {
+// The driver is require()d: the `record` bundle runs as a script, where import() has no loader (and an ESM
+// import of a built-in reads every export). node:sqlite announces itself as experimental on first load; that
+// line on a CLI's or hook's stderr would only be noise (hook output is read by the host), so it is dropped.
+function requireNodeSqlite() {
   const emit = process.emitWarning;
   process.emitWarning = function (warning, ...rest) {
     const text = typeof warning === "string" ? warning : warning?.message;
@@ -39,7 +42,7 @@ async function importNodeSqlite() {
     return emit.call(this, warning, ...rest);
   };
   try {
-    return await import("node:sqlite");
+    return builtin("node:sqlite");
   } finally {
     process.emitWarning = emit;
   }
@@ -52,10 +55,10 @@ export async function loadDriver(versions = process.versions) {
   if (missing) throw new RecallUnavailable(missing);
   try {
     if (versions.bun) {
-      const { Database } = await import("bun:sqlite");
+      const { Database } = builtin("bun:sqlite");
       loaded = (file) => wrap(new Database(file, { create: true }), "bun:sqlite");
     } else {
-      const { DatabaseSync } = await importNodeSqlite();
+      const { DatabaseSync } = requireNodeSqlite();
       loaded = (file) => wrap(new DatabaseSync(file), "node:sqlite");
     }
   } catch (e) {
