@@ -20,55 +20,18 @@ import pg from "pg";
 import copyStreams from "pg-copy-streams";
 import { startCluster } from "../tests/js/pg-cluster.js";
 import { exportCmd } from "../plugin/cli/export.js";
+import { writeSection } from "./section.js";
+import { writeHistory } from "./history.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const START = "<!-- export-bench:start -->";
 const END = "<!-- export-bench:end -->";
 const MiB = 1024 * 1024;
-const SEGMENT = 16 * MiB;
 const ROUNDS = 3;
 const RERUNS = 7;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** `count` entries (or until `bytes`) as segments of dir/r.jsonl; returns { entries, bytes, segments, lines }. */
-function generate(dir, { count = Infinity, bytes = Infinity }) {
-  fs.mkdirSync(dir, { recursive: true });
-  const words = "the flaky test was a race between two writers appending to one file without O_APPEND ";
-  const t0 = Date.parse("2026-01-01T00:00:00.000Z");
-  const lines = [];
-  let n = 0;
-  let total = 0;
-  let seg = 0;
-  const archives = [];
-  while (n < count && total < bytes) {
-    const parts = [];
-    let size = 0;
-    while (size < SEGMENT && n < count && total + size < bytes) {
-      const ts = new Date(t0 + n * 60_000).toISOString();
-      const eid = n.toString(32).padStart(13, "0");
-      const line =
-        `{"ts":"${ts}","eid":"${eid}","note":"${words.repeat(8).slice(0, 500 + (n % 300))}","sentiment":["relief"],"capture":"cli",` +
-        `"pwd":"/home/user/src/project","repo":"project","git_dir":"/home/user/src/project/.git",` +
-        `"origin":"git@example.com:user/project.git","head":"4b825dc642cb6eb9a060e54bf8d69288fbee4904",` +
-        `"branch":"main","session":"ses_${Math.floor(n / 50)}","model":"anthropic/claude","agent":"build"}`;
-      parts.push(line + "\n");
-      lines.push(line);
-      size += line.length + 1;
-      n++;
-    }
-    total += size;
-    const last = !(n < count && total < bytes);
-    const stamp = new Date(t0 + seg * 86_400_000).toISOString().replace(/[-:.]/g, "");
-    const p = last ? path.join(dir, "r.jsonl") : path.join(dir, `r.${stamp}.jsonl`);
-    fs.writeFileSync(p, parts.join(""));
-    if (!last) archives.push(p);
-    seg++;
-  }
-  const dayAgo = new Date(Date.now() - 86_400_000);
-  for (const a of archives) fs.utimesSync(a, dayAgo, dayAgo);
-  return { entries: n, bytes: total, segments: seg, lines };
-}
 
 const sink = { write: () => true };
 
@@ -100,9 +63,9 @@ async function main(write) {
   const cluster = await startCluster();
   try {
     const env = { ...process.env, HOME: tmp, XDG_STATE_HOME: path.join(tmp, "state"), AI_RECORDINGS_MACHINE: "bench" };
-    const big = generate(path.join(tmp, "big"), { count: 100_000 });
-    const small = generate(path.join(tmp, "small"), { bytes: 10 * MiB });
-    const hundred = generate(path.join(tmp, "hundred"), { bytes: 100 * MiB });
+    const big = writeHistory(path.join(tmp, "big"), { count: 100_000 });
+    const small = writeHistory(path.join(tmp, "small"), { bytes: 10 * MiB });
+    const hundred = writeHistory(path.join(tmp, "hundred"), { bytes: 100 * MiB });
     const exportMs = [];
     const copyMs = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -146,12 +109,7 @@ async function main(write) {
       process.stdout.write(section + "\n");
       return;
     }
-    const md = path.join(ROOT, "BENCHMARKS.md");
-    let text = fs.readFileSync(md, "utf8");
-    const a = text.indexOf(START);
-    const z = text.indexOf(END);
-    text = a >= 0 && z > a ? text.slice(0, a) + section + text.slice(z + END.length) : text.replace(/\n*$/, "\n\n") + section + "\n";
-    fs.writeFileSync(md, text);
+    writeSection(START, END, section);
     process.stdout.write(section + "\n");
   } finally {
     cluster.destroy();

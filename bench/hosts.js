@@ -18,6 +18,7 @@ import { spawnSync, execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { writeSection } from "./section.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const START = "<!-- hosts-bench:start -->";
@@ -164,12 +165,6 @@ const section = lines.join("\n");
 if (noWrite) {
   console.log(section);
 } else {
-  const file = path.join(ROOT, "BENCHMARKS.md");
-  let text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  if (a >= 0 && b > a) text = text.slice(0, a) + section + text.slice(b + END.length);
-  else text = text.replace(/\n*$/, "\n\n") + section + "\n";
-  fs.writeFileSync(file, text);
+  writeSection(START, END, section);
   console.log(section);
 }

@@ -15,6 +15,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { execFileSync, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { writeSection } from "./section.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const START = "<!-- package-bench:start -->";
@@ -130,11 +131,6 @@ const section = [
 
 if (process.argv.includes("--no-write")) console.log(section);
 else {
-  const file = path.join(ROOT, "BENCHMARKS.md");
-  let text = fs.readFileSync(file, "utf8");
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  text = a >= 0 && b > a ? text.slice(0, a) + section + text.slice(b + END.length) : text.replace(/\n*$/, "\n\n") + section + "\n";
-  fs.writeFileSync(file, text);
+  writeSection(START, END, section);
   console.log(section);
 }

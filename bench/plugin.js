@@ -14,6 +14,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { writeSection } from "./section.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const FIXTURE = path.join(ROOT, "tests/fixtures/opencode/gate-failed.jsonl");
@@ -176,13 +177,7 @@ async function main() {
   if (!runs.length) return;
   const section = render(runs);
   process.stdout.write(section + "\n");
-  const md = path.join(ROOT, "BENCHMARKS.md");
-  let text = fs.existsSync(md) ? fs.readFileSync(md, "utf8") : "# Benchmarks\n";
-  const block = `${START}\n${section}\n${END}`;
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  text = a >= 0 && b > a ? text.slice(0, a) + block + text.slice(b + END.length) : text.replace(/\n*$/, "\n\n") + block + "\n";
-  fs.writeFileSync(md, text);
+  writeSection(START, END, `${START}\n${section}\n${END}`);
 }
 
 if (process.argv.includes("--child")) await child();

@@ -19,6 +19,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { writeSection } from "./section.js";
+import { writeHistory } from "./history.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const START = "<!-- read-bench:start -->";
@@ -40,7 +42,6 @@ const COMPARED = [
   ["resume near the start, 100 MiB history, everything after", (r) => r.h100_start.wholeMs],
 ];
 const MiB = 1024 * 1024;
-const SEGMENT = 16 * MiB; // the writer's default rotation size (plugin/writer/ DEFAULT_MAX_BYTES)
 const REPEAT = 3;
 
 const args = process.argv.slice(2);
@@ -56,43 +57,6 @@ function median(xs) {
   return s[Math.floor(s.length / 2)];
 }
 
-/** Writes `bytes` of recordings as segments of `dir/r.jsonl`; returns the entry count. */
-function generate(dir, bytes) {
-  fs.mkdirSync(dir, { recursive: true });
-  const words = "the flaky test was a race between two writers appending to one file without O_APPEND ";
-  let n = 0;
-  let total = 0;
-  let seg = 0;
-  const t0 = Date.parse("2026-01-01T00:00:00.000Z");
-  const archives = [];
-  while (total < bytes) {
-    const parts = [];
-    let size = 0;
-    while (size < SEGMENT && total + size < bytes) {
-      const ts = new Date(t0 + n * 60_000).toISOString();
-      const eid = n.toString(32).padStart(13, "0");
-      const note = words.repeat(8).slice(0, 500 + (n % 300));
-      const line =
-        `{"ts":"${ts}","eid":"${eid}","note":"${note}","sentiment":["relief","guilt"],"capture":"cli",` +
-        `"pwd":"/home/user/src/project","repo":"project","git_dir":"/home/user/src/project/.git",` +
-        `"origin":"git@example.com:user/project.git","head":"4b825dc642cb6eb9a060e54bf8d69288fbee4904",` +
-        `"branch":"main","session":"ses_${Math.floor(n / 50)}","model":"anthropic/claude","agent":"build"}\n`;
-      parts.push(line);
-      size += line.length;
-      n++;
-    }
-    total += size;
-    const last = total >= bytes;
-    const stamp = new Date(t0 + seg * 86_400_000).toISOString().replace(/[-:.]/g, "").replace(/^(\d{8}T\d{6})(\d{3})Z$/, "$1$2Z");
-    const p = last ? path.join(dir, "r.jsonl") : path.join(dir, `r.${stamp}.jsonl`);
-    fs.writeFileSync(p, parts.join(""));
-    if (!last) archives.push(p);
-    seg++;
-  }
-  const dayAgo = new Date(Date.now() - 86_400_000);
-  for (const a of archives) fs.utimesSync(a, dayAgo, dayAgo);
-  return { entries: n, bytes: total, segments: seg };
-}
 
 /** The reading API of a plugin directory: plugin/read/index.js, or plugin/read.js before it was split. */
 function readModule(pluginDir) {
@@ -206,26 +170,11 @@ function checkoutPlugin(rev, into) {
   return path.join(into, "plugin");
 }
 
-/** Replaces the text between `start` and `end` in BENCHMARKS.md with `section` (appended when missing). */
-function writeSection(start, end, section) {
-  const md = path.join(ROOT, "BENCHMARKS.md");
-  let text = "";
-  try {
-    text = fs.readFileSync(md, "utf8");
-  } catch {
-    text = "# Benchmarks\n";
-  }
-  const a = text.indexOf(start);
-  const b = text.indexOf(end);
-  text = a >= 0 && b > a ? text.slice(0, a) + section + text.slice(b + end.length) : text.replace(/\n*$/, "\n\n") + section + "\n";
-  fs.writeFileSync(md, text);
-}
-
 async function main(noWrite, baseline) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "read-bench-"));
   try {
-    const big = generate(path.join(tmp, "h100"), 100 * MiB);
-    const small = generate(path.join(tmp, "h10"), 10 * MiB);
+    const big = writeHistory(path.join(tmp, "h100"), { bytes: 100 * MiB, sentiment: ["relief", "guilt"] });
+    const small = writeHistory(path.join(tmp, "h10"), { bytes: 10 * MiB, sentiment: ["relief", "guilt"] });
     const bun = path.join(ROOT, "node_modules", ".bin", "bun");
     const runtimes = [["Node", process.execPath, `Node ${process.version}`]];
     if (fs.existsSync(bun)) runtimes.push(["Bun", bun, `Bun ${runtimeVersion(bun)}`]);

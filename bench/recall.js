@@ -18,6 +18,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { spawnSync, execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { writeSection } from "./section.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const START = "<!-- recall-bench:start -->";
@@ -332,12 +333,7 @@ async function main(noWrite, history) {
       process.stdout.write(section + "\n");
       return;
     }
-    const md = path.join(ROOT, "BENCHMARKS.md");
-    let text = fs.readFileSync(md, "utf8");
-    const a = text.indexOf(START);
-    const b = text.indexOf(END);
-    text = a >= 0 && b > a ? text.slice(0, a) + section + text.slice(b + END.length) : text.replace(/\n*$/, "\n\n") + section + "\n";
-    fs.writeFileSync(md, text);
+    writeSection(START, END, section);
     process.stdout.write(section + "\n");
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -9,7 +9,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { before, after } from "node:test";
+import assert from "node:assert/strict";
 import { runProcess } from "../js/helpers.js";
+import { startMock } from "./mock-llm.js";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const OPENCODE = path.join(REPO, "node_modules/opencode-linux-x64/bin/opencode");
@@ -27,6 +30,24 @@ function seedConfigDir(dir) {
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ dependencies: { [PLUGIN_PKG]: PLUGIN_PKG_VERSION } }));
 }
 
+
+/** What every opencode run here is started with: no update check, no colours. */
+export const E2E_ENV = { NPM_CONFIG_UPDATE_NOTIFIER: "false", NO_COLOR: "1" };
+
+/** For a test file: the mock LLM started before its tests, closed after them with the sandboxes they made.
+ *  Returns { mock, sandboxes }: set `mock.script` per test, push each sandbox made. */
+export function useMockLlm() {
+  const e2e = { mock: null, sandboxes: [] };
+  before(async () => {
+    assert.ok(fs.existsSync(OPENCODE), `opencode binary missing at ${OPENCODE}: run npm install`);
+    e2e.mock = await startMock();
+  });
+  after(async () => {
+    await e2e.mock?.close();
+    for (const d of e2e.sandboxes) cleanup(d);
+  });
+  return e2e;
+}
 /**
  * Creates a sandbox. `pluginOptions` is the tuple's second member (null: plugin not loaded); `files` are
  * written into the project; `extraPlugins` are module sources dropped into `.opencode/plugin/`.

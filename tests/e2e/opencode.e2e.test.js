@@ -2,31 +2,20 @@
 // scripted mock LLM. Every assertion is on the lines that landed in the recordings file.
 // Run: tests/e2e/run.sh [--test-name-pattern=...]. KEEP_E2E=1 keeps the sandboxes for inspection.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import { entries } from "../js/helpers.js";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startMock } from "./mock-llm.js";
-import { makeSandbox, runOpencode, cleanup, warmUp, REPO, OPENCODE } from "./harness.js";
+import { E2E_ENV, makeSandbox, useMockLlm, runOpencode, warmUp, REPO } from "./harness.js";
 
 const CLI = path.join(REPO, "plugin/record.cjs"); // the `record` command as installed (package.json "bin")
-const ENV = { NPM_CONFIG_UPDATE_NOTIFIER: "false", NO_COLOR: "1" };
-let mock;
-const sandboxes = [];
-
-before(async () => {
-  assert.ok(fs.existsSync(OPENCODE), `opencode binary missing at ${OPENCODE}: run npm install`);
-  mock = await startMock();
-});
-after(async () => {
-  await mock?.close();
-  for (const d of sandboxes) cleanup(d);
-});
+const ENV = E2E_ENV;
+const e2e = useMockLlm();
 
 /** A sandbox whose plugin writes to <root>/rec.jsonl (never the user's default file). */
 function sandbox({ auto, file, files, config } = {}) {
-  const dirs = makeSandbox({ mockUrl: mock.url, pluginOptions: {}, files, config });
+  const dirs = makeSandbox({ mockUrl: e2e.mock.url, pluginOptions: {}, files, config });
   const target = file ? file(dirs) : path.join(dirs.root, "rec.jsonl");
   const opts = { file: target };
   if (auto) opts.auto = auto;
@@ -34,7 +23,7 @@ function sandbox({ auto, file, files, config } = {}) {
   const cfg = JSON.parse(fs.readFileSync(cfgPath, "utf8"));
   cfg.plugin = [[cfg.plugin[0][0], opts]];
   fs.writeFileSync(cfgPath, JSON.stringify(cfg, null, 2));
-  sandboxes.push(dirs);
+  e2e.sandboxes.push(dirs);
   return { dirs, file: target };
 }
 
@@ -60,7 +49,7 @@ test("the model records with each input style, and `record` from its shell stamp
   const json = '{"finding":"the cache key ignores the locale","confidence":1.0,"sentiment":{"surprise":["mild"]}}';
   const loose = "category=bad judgement | finding: I trusted the subagent's summary without reading the diff {grade: F}";
   const plain = "The fix I made to the retry loop doubled the latency; reverted it. sentiment: guilt, relief";
-  mock.script = turns([
+  e2e.mock.script = turns([
     { tool: "record", args: { entry: json } },
     { tool: "record", args: { entry: loose } },
     { tool: "record", args: { entry: plain } },
@@ -98,7 +87,7 @@ test("the model records with each input style, and `record` from its shell stamp
 test("a failing gate is recorded once; a failing non-gate command and a passing gate are not", async () => {
   const pkg = { name: "widget", private: true, scripts: { test: "echo 'not ok 1 - adds two numbers'; exit 1", build: "echo built" } };
   const { dirs, file } = sandbox({ files: { "package.json": JSON.stringify(pkg) } });
-  mock.script = turns([
+  e2e.mock.script = turns([
     { tool: "bash", args: { command: "npm test", description: "Run the tests" } },
     { tool: "bash", args: { command: "ls no-such-dir", description: "List" } },
     { tool: "bash", args: { command: "npm run build", description: "Build" } },
@@ -122,7 +111,7 @@ test("a subagent's completion is recorded with its brief, child session, result 
   const brief = { description: "Count files", prompt: "Count the files in the project and report only the number.", subagent_type: "general" };
   // The root session offers the task tool; the subagent session does not (task is denied to subagents).
   // The subagent records something itself before answering.
-  mock.script = ({ n, tools }) =>
+  e2e.mock.script = ({ n, tools }) =>
     tools.includes("task")
       ? n === 0 ? { tool: "task", args: brief } : { text: "the subagent counted" }
       : n === 0 ? { tool: "record", args: { entry: "I was asked to count, I refactored instead. sentiment: guilt" } }
@@ -152,7 +141,7 @@ test("a subagent's completion is recorded with its brief, child session, result 
 test("a tool that throws and a rejected permission are each recorded once as tool.failed", async () => {
   // `opencode run` auto-rejects permission asks (without --auto): ask for bash so the call is rejected.
   const { dirs, file } = sandbox({ config: { permission: { bash: "ask" } } });
-  mock.script = turns([
+  e2e.mock.script = turns([
     { tool: "read", args: { filePath: "does/not/exist.txt" } },
     { tool: "bash", args: { command: "echo hi", description: "Say hi" } },
   ]);
@@ -172,7 +161,7 @@ test("a tool that throws and a rejected permission are each recorded once as too
 
 test("an API error that ends the session is recorded once as session.error", async () => {
   const { dirs, file } = sandbox();
-  mock.script = () => ({ status: 400, message: "mock: unsupported parameter 'foo'" });
+  e2e.mock.script = () => ({ status: 400, message: "mock: unsupported parameter 'foo'" });
   const run = await runOpencode(dirs, "hello", { env: ENV });
   assert.equal(run.code, 1);
   const lines = entries(file);
@@ -188,7 +177,7 @@ test("a compaction is recorded once as session.compacted", async () => {
   const { dirs, file } = sandbox();
   // A 400 that reads as a context overflow makes opencode summarise (a request with no tools) and go on.
   let overflowed = false;
-  mock.script = ({ tools }) => {
+  e2e.mock.script = ({ tools }) => {
     if (!tools.length) return { text: "Summary: the user said hello." };
     if (!overflowed) {
       overflowed = true;
@@ -211,7 +200,7 @@ test("two opencode runs record into one file at once", async () => {
   // sharing one SQLite database failed here with opencode's own "database is locked", even after a warm-up.
   const envs = [ENV, { ...ENV, XDG_DATA_HOME: path.join(dirs.root, "data-two") }];
   for (const env of envs) warmUp(dirs, env);
-  mock.script = turns([
+  e2e.mock.script = turns([
     { tool: "record", args: { entry: '{"step":1}' } },
     { tool: "bash", args: { command: "npm test", description: "tests" } },
     { tool: "record", args: { entry: "second entry, plain" } },
@@ -238,7 +227,7 @@ test("an unwritable target: nothing recorded, the tool says why, the session com
     },
     files: { "package.json": JSON.stringify({ name: "w", scripts: { test: "exit 1" } }) },
   });
-  mock.script = turns([
+  e2e.mock.script = turns([
     { tool: "record", args: { entry: "this will not land" } },
     { tool: "bash", args: { command: "npm test", description: "tests" } },
   ]);
@@ -253,14 +242,14 @@ test("an unwritable target: nothing recorded, the tool says why, the session com
 
 test("this repository's opencode.jsonc loads the plugin and the instructions", async () => {
   // The project is a stand-in for this checkout: its opencode.jsonc verbatim, plugin/ and instructions/ linked.
-  const dirs = makeSandbox({ mockUrl: mock.url, pluginOptions: null, configDir: "global" });
-  sandboxes.push(dirs);
+  const dirs = makeSandbox({ mockUrl: e2e.mock.url, pluginOptions: null, configDir: "global" });
+  e2e.sandboxes.push(dirs);
   fs.copyFileSync(path.join(REPO, "opencode.jsonc"), path.join(dirs.project, "opencode.jsonc"));
   fs.symlinkSync(path.join(REPO, "plugin"), path.join(dirs.project, "plugin"));
   fs.symlinkSync(path.join(REPO, "instructions"), path.join(dirs.project, "instructions"));
   const file = path.join(dirs.root, "env-target.jsonl");
   let system = "";
-  mock.script = (ctx) => {
+  e2e.mock.script = (ctx) => {
     if (ctx.n === 0) system = ctx.system;
     return turns([{ tool: "record", args: { entry: "target from the environment" } }])(ctx);
   };

@@ -3,42 +3,32 @@
 // reach the model with the hint in its tool result, an unrelated failure must reach it unchanged, and the
 // `recall` tool must answer with the lesson's eid. Run: tests/e2e/run.sh (it runs every tests/e2e/*.e2e.test.js).
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startMock } from "./mock-llm.js";
-import { makeSandbox, runOpencode, cleanup, REPO, OPENCODE } from "./harness.js";
+import { E2E_ENV, makeSandbox, useMockLlm, runOpencode } from "./harness.js";
 import { record } from "../../plugin/recorder.js";
 
-const ENV = { NPM_CONFIG_UPDATE_NOTIFIER: "false", NO_COLOR: "1" };
+const ENV = E2E_ENV;
 const FAIL_JS = `console.log("running 3 tests");
 console.error("Error: ENOENT: no such file or directory, open 'fixtures/widget-golden.json'");
 process.exit(3);
 `;
 const LESSON = "lesson: npm test fails with ENOENT for fixtures/widget-golden.json on a fresh clone: the golden files are generated, run npm run fixtures first";
 
-let mock;
-const sandboxes = [];
-before(async () => {
-  assert.ok(fs.existsSync(OPENCODE), `opencode binary missing at ${OPENCODE}: run npm install`);
-  mock = await startMock();
-});
-after(async () => {
-  await mock?.close();
-  for (const d of sandboxes) cleanup(d);
-});
+const e2e = useMockLlm();
 
 /** A sandbox whose project fails `npm test` as FAIL_JS does, with the lesson recorded there by an earlier session. */
 function sandbox() {
   const dirs = makeSandbox({
-    mockUrl: mock.url,
+    mockUrl: e2e.mock.url,
     files: {
       "package.json": JSON.stringify({ name: "widget", version: "1.0.0", private: true, scripts: { test: "node fail.js" } }),
       "fail.js": FAIL_JS,
     },
   });
-  sandboxes.push(dirs);
+  e2e.sandboxes.push(dirs);
   const file = path.join(dirs.root, "rec.jsonl");
   const cfgPath = path.join(dirs.project, "opencode.json");
   const cfg = JSON.parse(fs.readFileSync(cfgPath, "utf8"));
@@ -69,7 +59,7 @@ function scriptCapturing(first, sink) {
 test("a failing gate in a repository with a matching past entry: the next request carries the hint", async () => {
   const { dirs, eid } = sandbox();
   const seen = {};
-  mock.script = scriptCapturing({ tool: "bash", args: { command: "npm test", description: "run the tests" } }, seen);
+  e2e.mock.script = scriptCapturing({ tool: "bash", args: { command: "npm test", description: "run the tests" } }, seen);
   const run = await runOpencode(dirs, "run the tests", { env: ENV });
   assert.equal(run.code, 0, run.stderr.slice(-2000));
   const [result] = toolResultsSeen(seen.body);
@@ -85,7 +75,7 @@ test("an unrelated failure reaches the model unchanged", async () => {
   const { dirs } = sandbox();
   const seen = {};
   const command = `node -e 'console.error("TypeError: widget.spin is not a function"); process.exit(1)'`;
-  mock.script = scriptCapturing({ tool: "bash", args: { command, description: "spin" } }, seen);
+  e2e.mock.script = scriptCapturing({ tool: "bash", args: { command, description: "spin" } }, seen);
   const run = await runOpencode(dirs, "spin the widget", { env: ENV });
   assert.equal(run.code, 0, run.stderr.slice(-2000));
   const [result] = toolResultsSeen(seen.body);
@@ -96,7 +86,7 @@ test("an unrelated failure reaches the model unchanged", async () => {
 test("the recall tool is offered and returns the expected eid", async () => {
   const { dirs, eid } = sandbox();
   const seen = {};
-  mock.script = scriptCapturing({ tool: "recall", args: { query: "ENOENT widget-golden.json", scope: "repo" } }, seen);
+  e2e.mock.script = scriptCapturing({ tool: "recall", args: { query: "ENOENT widget-golden.json", scope: "repo" } }, seen);
   const run = await runOpencode(dirs, "what do we know about the golden files?", { env: ENV });
   assert.equal(run.code, 0, run.stderr.slice(-2000));
   const offered = (seen.body?.tools ?? []).find((t) => t.function?.name === "recall");
