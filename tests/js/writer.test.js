@@ -275,12 +275,14 @@ test("quarantine sibling names", () => {
 });
 
 test("a line that lands right after another writer's torn fragment is written again on a fresh line", () => {
-  // A lone append (fstat before and after), and one in a burst (a kept descriptor checked by reads alone).
+  // A lone append (fstat before and after), and one in a burst (a kept descriptor checked by reads alone). The
+  // writer's clock stands still, so the burst's appends fall in one check window however slow the machine.
   for (const burst of [false, true]) {
     for (const [intruder, glued] of [
       ['{"ts":"torn-by-a-kill', true], // a fragment: ours is glued to it
       ['{"other":"complete"}\n', false], // a complete line: nothing to repair
     ]) {
+      const { appendLine, closeKept } = clocked();
       const f = path.join(tmpdir(), "r.jsonl");
       fs.writeFileSync(f, '{"first":1}\n');
       const before = burst ? ['{"warm":1}', '{"warm":2}'] : [];
@@ -317,6 +319,7 @@ test("a line that lands right after another writer's torn fragment is written ag
 });
 
 test("in a burst, a torn tail left since our last append still starts our line on a fresh line", () => {
+  const { appendLine, closeKept } = clocked();
   const f = path.join(tmpdir(), "r.jsonl");
   appendLine(f, '{"n":1}\n', quiet);
   appendLine(f, '{"n":2}\n', quiet); // kept
@@ -357,6 +360,7 @@ function countingFs() {
 }
 
 test("a lone append holds no descriptor; a burst keeps one, and closeKept() releases it", () => {
+  const { appendLine, closeKept } = clocked();
   const f = path.join(tmpdir(), "r.jsonl");
   const seam = countingFs();
   assert.equal(appendLine(f, '{"n":1}\n', { ...quiet, fs: seam }).ok, true);
