@@ -13,7 +13,8 @@ import { RecordingsReader, quarantineFile, resolveFile } from "../read/index.js"
 import { DEFAULT_MAX_BYTES, describeError, readStatus } from "../writer/index.js";
 import { settingsOf } from "../settings.js";
 import { exportStatusOf } from "../export/status.js";
-import { lockPath } from "../paths.js";
+import { indexPath, lockPath } from "../paths.js";
+import { missingDriver } from "../recall/driver.js";
 import { UsageError } from "./args.js";
 import { commandArgs } from "./filters.js";
 import { ioOf, usage } from "./output.js";
@@ -279,6 +280,8 @@ export async function examine(options = {}) {
     say("ok", `${quarantine.entries} entr${quarantine.entries === 1 ? "y is" : "ies are"} in the quarantine file (kept verbatim; see record read --quarantine).`);
   }
 
+  const recall = recallState(target.file, env, fs);
+
   const problems = checks.filter((c) => c.level === "problem").map((c) => c.text);
   const warnings = checks.filter((c) => c.level === "warning").map((c) => c.text);
   return {
@@ -295,7 +298,30 @@ export async function examine(options = {}) {
     settings: settings(env),
     core,
     launcher,
+    recall,
     versions: { package: packageInfo(fs), runtime: runtime() },
+  };
+}
+
+/** Recall in this runtime for `file`: { state: "off" | "unavailable" | "ready", why, hints, index, bytes,
+ *  written }. Read from the settings and a stat of the index: doctor neither opens nor builds it. */
+function recallState(file, env, fs, versions = process.versions) {
+  const s = settingsOf(env);
+  const index = indexPath(file, { env });
+  let st = null;
+  try {
+    st = fs.statSync(index);
+  } catch {
+    st = null;
+  }
+  const missing = missingDriver(versions);
+  return {
+    state: s.recall === false ? "off" : missing ? "unavailable" : "ready",
+    why: s.recall === false ? "switched off by AI_RECORDINGS_RECALL=0" : missing,
+    hints: s.recall !== false && s.hints !== false,
+    index,
+    bytes: st ? st.size : null,
+    written: st ? new Date(st.mtimeMs).toISOString() : null,
   };
 }
 
@@ -337,6 +363,17 @@ export function formatReport(r) {
     L.push(`  last failure: ${r.status.lastFailure ? `${r.status.lastFailure} (${r.status.lastReason})` : "none"}`);
     L.push(`  missed recordings: ${r.status.misses}`);
   }
+  L.push("");
+  L.push("Recall");
+  const rc = r.recall;
+  if (rc.state === "ready") L.push(`  works in this runtime; hints on failures ${rc.hints ? "on" : "off (AI_RECORDINGS_HINTS=0)"}`);
+  else L.push(`  not in use: ${rc.why}`);
+  L.push(`  index: ${rc.index}`);
+  L.push(
+    rc.bytes === null
+      ? "  not built yet: the first recall or hint builds it from the files"
+      : `  ${mib(rc.bytes)}, last written ${rc.written}; derived from the files, so it may be deleted at any time (the next recall rebuilds it)`,
+  );
   L.push("");
   L.push("Checks");
   const tag = { ok: "ok      ", warning: "warning ", problem: "PROBLEM " };

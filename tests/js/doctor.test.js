@@ -7,6 +7,8 @@ import * as path from "node:path";
 import { doctor as doctorCommand, examine, probeAppend } from "../../plugin/cli/doctor.js";
 import { appendLine, statusPath } from "../../plugin/writer/index.js";
 import { tmpdir, ROOT, canDropPrivileges, spawnSync, RUNTIME } from "./helpers.js";
+import { indexPath } from "../../plugin/paths.js";
+import { missingDriver } from "../../plugin/recall/driver.js";
 
 const PKG = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
 
@@ -72,6 +74,39 @@ test("healthy: says where and why, tests the append without writing, counts entr
   assert.match(r.stdout, /No recording has been missed/);
   assert.match(r.stdout, new RegExp(`${PKG.name} ${PKG.version.replace(/\./g, "\\.")} \\(plugin and CLI\\)`));
   assert.match(r.stdout, /Healthy: recording works\./);
+});
+
+test("the recall section: switched off, not in this runtime, or where the index is and how big; never builds it", async () => {
+  const dir = tmpdir();
+  const file = path.join(dir, "rec", "r.jsonl");
+  put(file, 1);
+  const env = envFor(dir, { AI_RECORDINGS_FILE: file, XDG_DATA_HOME: path.join(dir, "data") });
+  const index = indexPath(file, { env });
+  const off = await doctor([], { ...env, AI_RECORDINGS_RECALL: "0" });
+  assert.match(off.stdout, /^Recall\n  not in use: switched off by AI_RECORDINGS_RECALL=0\n/m);
+  const r = await doctor(["--json"], env);
+  const report = JSON.parse(r.stdout);
+  assert.equal(report.recall.index, index);
+  assert.equal(report.recall.bytes, null);
+  assert.ok(!fs.existsSync(index), "doctor builds no index");
+  const text = (await doctor([], env)).stdout;
+  assert.ok(text.includes(`\n  index: ${index}\n  not built yet: the first recall or hint builds it from the files\n`), text);
+  const missing = missingDriver();
+  if (missing) {
+    assert.equal(report.recall.state, "unavailable");
+    assert.ok(text.includes(`\nRecall\n  not in use: ${missing}\n`), text);
+    return;
+  }
+  assert.equal(report.recall.state, "ready");
+  assert.match(text, /^Recall\n  works in this runtime; hints on failures on$/m);
+  const { openIndex } = await import("../../plugin/recall/index.js");
+  const ix = await openIndex({ env });
+  assert.equal(ix.catchUp().added, 1);
+  ix.close();
+  const built = await doctor([], { ...env, AI_RECORDINGS_HINTS: "0" });
+  assert.match(built.stdout, /^  works in this runtime; hints on failures off \(AI_RECORDINGS_HINTS=0\)$/m);
+  assert.match(built.stdout, /^  \d+\.\d KiB, last written 20\d\d-\d\d-\d\dT[\d:.]+Z; derived from the files/m);
+  assert.equal(built.code, 0);
 });
 
 test("the source of the target: --file, env, default", async () => {
