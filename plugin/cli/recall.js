@@ -6,6 +6,7 @@ import { settingsOf, envOf, positiveInt } from "../settings.js";
 import { createRecall, recallOff } from "../recall/service.js";
 import { formatHits, jsonHits } from "../recall/format.js";
 import { parseArgs } from "./args.js";
+import { fdWriter } from "./say.js";
 
 export const HELP = `record recall - past entries that match a question, best first
 
@@ -52,14 +53,16 @@ function usage(io, message) {
   return 2;
 }
 
-/** Progress of a first build, on a terminal only, once it has taken a moment. */
+/** Progress of a first build, on a terminal only, once it has taken a moment (only then is stderr asked
+ *  whether it is one). */
 function progress(stderr, now) {
-  if (!stderr.isTTY) return { tick() {}, end() {} };
   const t0 = now();
   let shown = false;
+  let tty = null;
   return {
     tick({ entries, bytes }) {
       if (!shown && now() - t0 < 500) return;
+      if (!(tty ??= Boolean(stderr.isTTY))) return;
       shown = true;
       stderr.write(`\rrecord recall: indexing the recordings: ${entries} entries, ${(bytes / 1048576).toFixed(1)} MiB`);
     },
@@ -71,8 +74,9 @@ function progress(stderr, now) {
 
 export async function recall(argv, io0 = {}) {
   const io = {
-    stdout: io0.stdout ?? process.stdout,
-    stderr: io0.stderr ?? process.stderr,
+    // Short output, written with write(2): a stream would load the runtime's streams stack first.
+    stdout: io0.stdout ?? fdWriter(1),
+    stderr: io0.stderr ?? fdWriter(2),
     env: io0.env ?? process.env,
     cwd: io0.cwd ?? process.cwd(),
     now: io0.now ?? Date.now,

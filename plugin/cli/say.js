@@ -25,6 +25,17 @@ export function say(fd, text) {
   (fd === 1 ? process.stdout : process.stderr).write(bytes);
 }
 
+/** fd 1 or 2 as a stream-like { write, isTTY } for a subcommand's io, written through say(); whether it is a
+ *  terminal is asked only when `isTTY` is read. */
+export function fdWriter(fd) {
+  return {
+    write: (text) => (say(fd, text), true),
+    get isTTY() {
+      return isatty(fd);
+    },
+  };
+}
+
 export function stdinIsTTY() {
   try {
     // Not process.stdin.isTTY: creating that stream loads the streams stack. Pipes, files and sockets are no
