@@ -288,7 +288,9 @@ function render(hist, results) {
     "",
     "Recall latency includes catching the index up (a stat of each segment when nothing is new). The hook process's " +
       "figures include recording the gate entry; with hints on it also loads SQLite, catches up and searches. The " +
-      "write path never opens the index: the record() row compares processes that did and did not.",
+      "write path never opens the index: the record() row compares processes that did and did not. A fresh " +
+      "`record recall` or hook process runs recall from the `record` command's bundle and code cache (README, " +
+      "\"The record command\"), as the record path does.",
     "",
     END,
   );
