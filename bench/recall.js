@@ -290,7 +290,7 @@ function render(hist, results) {
       "figures include recording the gate entry; with hints on it also loads SQLite, catches up and searches. The " +
       "write path never opens the index: the record() row compares processes that did and did not. A fresh " +
       "`record recall` or hook process runs recall from the `record` command's bundle and code cache (README, " +
-      "\"The record command\"), as the record path does.",
+      "\"How it is built\"), as the record path does.",
     "",
     END,
   );
