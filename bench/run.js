@@ -14,6 +14,7 @@ import * as zlib from "node:zlib";
 import { spawnSync, spawn } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { entry1k } from "./entry.js";
+import { writeSection } from "./section.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "..");
@@ -412,7 +413,7 @@ async function main() {
       "",
     );
   }
-  if (!ONLY) writeSection(md.join("\n"));
+  if (!ONLY) writeNamedSection(md.join("\n"));
   process.stdout.write(md.join("\n") + "\n");
 }
 
@@ -458,25 +459,15 @@ async function compare(oldDir) {
     }
   }
   md.push("");
-  writeSection(md.join("\n"), "writer-compare");
+  writeNamedSection(md.join("\n"), "writer-compare");
   process.stdout.write(md.join("\n") + "\n");
 }
 
-function writeSection(text, name = "writer-bench") {
-  const file = path.join(ROOT, "BENCHMARKS.md");
+/** Writes `text` as the section between the `name` markers. */
+function writeNamedSection(text, name = "writer-bench") {
   const start = `<!-- ${name}:start -->`;
   const end = `<!-- ${name}:end -->`;
-  let doc = "";
-  try {
-    doc = fs.readFileSync(file, "utf8");
-  } catch {
-    doc = "# Benchmarks\n";
-  }
-  const block = `${start}\n${text}\n${end}`;
-  const a = doc.indexOf(start);
-  const b = doc.indexOf(end);
-  doc = a >= 0 && b > a ? doc.slice(0, a) + block + doc.slice(b + end.length) : doc.replace(/\n*$/, "\n\n") + block + "\n";
-  fs.writeFileSync(file, doc);
+  writeSection(start, end, `${start}\n${text}\n${end}`);
 }
 
 const argv = process.argv.slice(2);
