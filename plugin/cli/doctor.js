@@ -220,7 +220,7 @@ export async function examine(options = {}) {
     const why = launcher.cache === "rejected" ? "rejected by this Node (another version built it)" : "missing";
     const next = launcher.writable
       ? "a new one is written when a record call (this one too) ends"
-      : `it cannot be renewed here (${path.dirname(launcher.path)} is not writable): run "npm run build" as its owner`;
+      : `it cannot be renewed: neither the install (${path.dirname(launcher.path)}) nor the user cache (${path.dirname(launcher.cacheFile)}) can be written; run "npm run build" as the install's owner, or make the cache directory writable`;
     say("warning", `The record command's code cache is ${why}; ${next}. Until then each call starts a few ms slower.`);
   } else {
     say("ok", `The record command starts from its bundle (code cache: ${launcher.cache}).`);
