@@ -20,16 +20,25 @@ function releaseAllAtExit() {
  *  - clock: () => ms (default Date.now); timers: { setTimeout, clearTimeout } (default the global ones)
  */
 export function createFdPool({ idleMs, max, usedAt, release, clock = Date.now, timers = globalThis }) {
-  const items = new Map(); // key → item, least recently put first
+  // key → { item, seq, taken }. A taken entry stays in the map, marked, so that a burst's take() and put() of
+  // one file change two fields rather than the map; everything else treats it as out of the pool.
+  const entries = new Map();
+  let held = 0; // entries not taken
+  let seq = 0; // the order of put(), for evicting the least recently put
   let timer = null;
+
+  const forget = (key, e) => {
+    entries.delete(key);
+    if (!e.taken) held--;
+  };
 
   function sweep() {
     timer = null;
     const cutoff = clock() - idleMs;
-    for (const [key, item] of [...items]) {
-      if (!(usedAt(item) > cutoff) && items.get(key) === item) {
-        items.delete(key);
-        release(key, item, undefined);
+    for (const [key, e] of [...entries]) {
+      if (!e.taken && !(usedAt(e.item) > cutoff) && entries.get(key) === e) {
+        forget(key, e);
+        release(key, e.item, undefined);
       }
     }
     settle();
@@ -47,7 +56,7 @@ export function createFdPool({ idleMs, max, usedAt, release, clock = Date.now, t
 
   /** After a change: swept while anything is held, and released at exit. */
   function settle() {
-    if (items.size === 0) {
+    if (held === 0) {
       live.delete(pool);
       return;
     }
@@ -59,33 +68,58 @@ export function createFdPool({ idleMs, max, usedAt, release, clock = Date.now, t
     schedule();
   }
 
+  /** The key of the least recently put entry in the pool, if any. */
+  function oldest() {
+    let found;
+    let least = Infinity;
+    for (const [key, e] of entries) {
+      if (!e.taken && e.seq < least) {
+        least = e.seq;
+        found = key;
+      }
+    }
+    return found;
+  }
+
   const pool = {
     get size() {
-      return items.size;
+      return held;
     },
     /** The item under `key`, taken out of the pool: the caller owns it until it puts it back. */
     take(key) {
-      const item = items.get(key);
-      if (item !== undefined) items.delete(key);
-      return item;
+      const e = entries.get(key);
+      if (e === undefined || e.taken) return undefined;
+      e.taken = true;
+      held--;
+      return e.item;
     },
     /** Holds `item` under `key` as the most recently put; an item already there, and the least recently put
      *  one when the pool is full, are released first (with `context`). */
     put(key, item, context) {
-      pool.drop(key, context);
-      if (items.size >= max) pool.drop(items.keys().next().value, context);
-      items.set(key, item);
-      // Already live and swept unless nothing was held or no sweep is due: the hot path of a burst (a take()
-      // and a put() of one file per append) skips it.
+      const e = entries.get(key);
+      if (e !== undefined && e.taken && e.item === item) {
+        e.taken = false; // back from take(): the burst's hot path
+        e.seq = ++seq;
+        held++;
+      } else {
+        if (e !== undefined) {
+          forget(key, e);
+          if (!e.taken) release(key, e.item, context); // a taken item is its taker's, not ours to close
+        }
+        if (held >= max) pool.drop(oldest(), context);
+        entries.set(key, { item, seq: ++seq, taken: false });
+        held++;
+      }
+      // Already live and swept unless nothing was held or no sweep is due: the hot path skips it.
       if (timer === null || !live.has(pool)) settle();
     },
     /** Releases the item under `key`, if any. */
     drop(key, context) {
-      const item = items.get(key);
-      if (item === undefined) return;
-      items.delete(key);
-      release(key, item, context);
-      if (items.size === 0) live.delete(pool);
+      const e = entries.get(key);
+      if (e === undefined || e.taken) return;
+      forget(key, e);
+      release(key, e.item, context);
+      if (held === 0) live.delete(pool);
     },
     /** Releases everything now. A release may put a new item (the writer writing held lines again): round again. */
     closeAll() {
@@ -97,7 +131,7 @@ export function createFdPool({ idleMs, max, usedAt, release, clock = Date.now, t
         }
         timer = null;
       }
-      while (items.size > 0) for (const key of [...items.keys()]) pool.drop(key, undefined);
+      while (held > 0) for (const key of [...entries.keys()]) pool.drop(key, undefined);
       live.delete(pool);
     },
   };

@@ -45,6 +45,8 @@ export function list(value) {
 }
 
 const parsed = new WeakMap(); // frozen env → its settings
+let lastEnv = null; // the frozen env settingsOf answered last, and its settings
+let lastSettings = null;
 
 /**
  * Every AI_RECORDINGS_* setting of `env`, parsed. Unset or unusable values are undefined (lists: empty), and
@@ -64,10 +66,16 @@ const parsed = new WeakMap(); // frozen env → its settings
  *   indexDir                      where recall indexes live (default under XDG_DATA_HOME)
  */
 export function settingsOf(env) {
+  // The writer asks once per append, nearly always of the one process snapshot: that answer is kept at hand.
+  if (env === lastEnv) return lastSettings;
   const frozen = Object.isFrozen(env);
   if (frozen) {
     const hit = parsed.get(env);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      lastEnv = env;
+      lastSettings = hit;
+      return hit;
+    }
   }
   const problems = [];
   const str = (name) => {

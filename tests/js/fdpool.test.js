@@ -47,6 +47,30 @@ test("take() hands the item over: out of the pool until put back, never released
   assert.deepEqual(released, []);
 });
 
+test("while one item is taken the others fill the pool, closeAll() and eviction pass it by, and it comes back most recent", () => {
+  const { p, released } = pool();
+  const a = { used: 0 };
+  p.put("a", a);
+  assert.equal(p.take("a"), a);
+  p.put("b", { used: 0 });
+  p.put("c", { used: 0 });
+  assert.equal(p.size, 2, "the taken item does not count");
+  p.put("d", { used: 0 }, "full"); // b is the least recently put of those in the pool
+  assert.deepEqual(released, ["b:full"]);
+  p.closeAll();
+  assert.deepEqual(released, ["b:full", "c:-", "d:-"]);
+  p.put("a", a); // put back after closeAll: held again, nothing released
+  assert.equal(p.size, 1);
+  p.put("e", { used: 0 });
+  p.put("f", { used: 0 }, "full");
+  assert.deepEqual(released.slice(3), ["a:full"], "a, put back before e, is the least recent");
+  // A different item put under a taken key replaces it without releasing the taken one (its taker owns it).
+  const e = p.take("e");
+  p.put("e", { used: 1 }, "new");
+  assert.deepEqual(released.slice(3), ["a:full"]);
+  assert.notEqual(p.take("e"), e);
+});
+
 test("the sweep releases what was idle for idleMs, on the pool's clock, and stops when nothing is held", () => {
   const { p, clock, timers, released } = pool();
   p.put("old", { used: clock.t });
