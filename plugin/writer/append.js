@@ -23,10 +23,16 @@ const OPEN_FLAGS = C.O_APPEND | C.O_CREAT | (C.O_NOFOLLOW ?? 0) | (C.O_CLOEXEC ?
 /** What settleByFstat returns when the file was deleted underneath and the line must go again. */
 const DELETED = -2;
 
+/** Finished jobs a writer keeps to reuse (an append inside an append, as a retire that writes held lines
+ *  again, takes another). */
+const SPARE_JOBS = 4;
+
 function maxBytesFrom(options) {
   const v = options.maxBytes;
-  const n = typeof v === "number" ? v : Number.parseInt(String(v ?? ""), 10);
-  if (Number.isFinite(n) && n > 0) return n;
+  if (v !== undefined) {
+    const n = typeof v === "number" ? v : Number.parseInt(String(v), 10);
+    if (Number.isFinite(n) && n > 0) return n;
+  }
   return settingsOf(envOf(options)).maxBytes ?? DEFAULT_MAX_BYTES;
 }
 
@@ -55,6 +61,18 @@ function openTarget(fs, file) {
  */
 export function appendInner(w, fs, file, line, options, warnings) {
   const job = startJob(w, fs, file, line, options, warnings);
+  try {
+    return appendJob(w, job);
+  } finally {
+    // Kept for the next append (a burst makes one a few microseconds apart); what it pointed at is let go.
+    job.fs = job.options = job.warnings = job.data = job.out = job.mine = job.h = job.st = null;
+    if (w.spareJobs.length < SPARE_JOBS) w.spareJobs.push(job);
+  }
+}
+
+/** The attempts of one append: a fresh open after a kept descriptor failed, a second write after the file was
+ *  deleted underneath. */
+function appendJob(w, job) {
   let rewritten = false; // the line went to a file deleted underneath and was written again
   let retried = false; // a kept descriptor failed before writing anything; tried again with a fresh open
   for (;;) {
@@ -86,32 +104,32 @@ function startJob(w, fs, file, line, options, warnings) {
   }
   const mine = w.lastEnds.get(file);
   const t0 = w.clock();
-  return {
-    fs,
-    file,
-    options,
-    warnings,
-    data,
-    size: typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.length,
-    maxBytes: maxBytesFrom(options),
-    sync: syncFrom(options),
-    staleMs: options.staleLockMs ?? DEFAULT_STALE_LOCK_MS,
-    now: options.now ?? Date.now,
-    mine,
-    t0,
-    burst: mine !== undefined && t0 - mine.at < KEEP_OPEN_MS,
-    rotated: false,
-    // The attempt in progress (acquire sets them): the handle and the stat that decided it, how it was checked,
-    // whether its descriptor is ours to close, whether bytes may have reached the file, what we write.
-    h: null,
-    st: null,
-    fromCache: false,
-    unchecked: false,
-    open: false,
-    wrote: false,
-    out: data,
-    outSize: 0,
-  };
+  const job = w.spareJobs.pop() ?? {};
+  job.fs = fs;
+  job.file = file;
+  job.options = options;
+  job.warnings = warnings;
+  job.data = data;
+  job.size = typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.length;
+  job.maxBytes = maxBytesFrom(options);
+  job.sync = syncFrom(options);
+  job.staleMs = options.staleLockMs ?? DEFAULT_STALE_LOCK_MS;
+  job.now = options.now ?? Date.now;
+  job.mine = mine;
+  job.t0 = t0;
+  job.burst = mine !== undefined && t0 - mine.at < KEEP_OPEN_MS;
+  job.rotated = false;
+  // The attempt in progress (acquire sets them): the handle and the stat that decided it, how it was checked,
+  // whether its descriptor is ours to close, whether bytes may have reached the file, what we write.
+  job.h = null;
+  job.st = null;
+  job.fromCache = false;
+  job.unchecked = false;
+  job.open = false;
+  job.wrote = false;
+  job.out = data;
+  job.outSize = 0;
+  return job;
 }
 
 /** A kept descriptor (validKept says how it was checked), or a fresh open and the fstat of the inode we got. */

@@ -47,6 +47,7 @@ export function createWriter({ fs, clock = Date.now, timers, maxBytes, sync, sta
   const baseFs = fs ?? nodeFs;
   const w = {
     clock,
+    spareJobs: [], // finished appends' job objects, reused (append.js)
     lastEnds: new Map(), // file → { ino, dev, end, at }: where our last append left it, and when
     notes: createStatusNotes(),
     append: null,
