@@ -9,8 +9,9 @@
 use super::in_json::simple_escapes;
 use super::keys::KeyCache;
 use super::scan::{Resume, Scanner};
-use super::tests::xorshift;
+use super::tests::{xorshift, GENERAL_PIECES};
 use super::*;
+use std::sync::LazyLock;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -113,7 +114,9 @@ fn clean_log(bytes: usize, seed: u32) -> String {
 }
 
 /// Text pieces (escaped as JSON before use): every rule's triggers, keys, operators, quotes, control characters.
-const TEXT_PIECES: &[&str] = &[
+static TEXT_PIECES: LazyLock<Vec<&str>> = LazyLock::new(|| [OWN_TEXT_PIECES, GENERAL_PIECES].concat());
+
+const OWN_TEXT_PIECES: &[&str] = &[
     "password",
     "token",
     "api_key",

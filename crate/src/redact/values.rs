@@ -224,7 +224,12 @@ fn is_elided(v: &[u8], star: bool, e2: bool) -> bool {
 
 /// Whether the value of a secret-naming key is worth redacting.
 pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
-    if family == Family::Opaque && !accept_credential(v, 16) {
+    let shaped = match family {
+        Family::Opaque | Family::Vendor => accept_credential(v, 16),
+        Family::Random => drawn_at_random(v),
+        _ => true,
+    };
+    if !shaped {
         return false;
     }
     let min = if mode == Mode::Literal { 4 } else { 6 };
@@ -292,6 +297,18 @@ pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
         return false;
     }
     true
+}
+
+/// A value drawn at random, as a key or token is and a name, hash, id or cache key is not: 20 to 512 characters of
+/// base64 or base64url, with upper case, lower case and two digits or more, not a camelCase name.
+pub fn drawn_at_random(v: &[u8]) -> bool {
+    let (l, u, _) = mix(v);
+    (20..=512).contains(&v.len())
+        && l
+        && u
+        && v.iter().filter(|c| c.is_ascii_digit()).count() >= 2
+        && v.iter().all(|&c| is_b64url(c) || c == b'+' || c == b'/' || c == b'=')
+        && !is_natural_identifier(v)
 }
 
 /// Keys made to be public, under names that say token or key: Stripe's publishable keys (`pk_live_…`,
