@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Benchmark of the host surfaces (issue 7):
+// Benchmark of the host surfaces:
 //  - hook mode: the wall time of one `record hook` process (plugin/record.cjs, the installed command), from spawn
 //    to exit, as Claude Code and Codex run it (payload on stdin), against a bare `node` start of an empty script
 //    in the same run: an empty CommonJS script (the fastest start there is: the baseline of the target) and an
 //    empty ES module (Node 20 starts those through its ESM loader). Variants are run alternately, round by round,
 //    so drift in machine load hits all of them alike. Target: ≤ 1.5× the bare start (hooks run serially in the
-//    host's turn; shared/HOSTS.md measured ~70–100 ms per hook process).
+//    host's turn, so each process's start is what users feel).
 //  - the MCP server: one `record` tool call's round trip through the official SDK client over a stdio pipe,
 //    and the server's start (spawn → initialize answered).
 //
@@ -74,7 +74,7 @@ function hookBench(runtime, label) {
     ["hook, Claude gate.failed (entry written)", [record, "hook", "claude-code"], payloads.claudeGate],
     ["hook, Claude subagent.completed (meta + transcripts read)", [record, "hook", "claude-code"], payloads.claudeSubagent],
     ["hook, Codex gate.failed (exit code from the transcript)", [record, "hook", "codex"], payloads.codexGate],
-    ["the same Claude gate.failed through `node plugin/cli.js hook` (ES modules, no bundle)", [path.join(ROOT, "plugin/cli.js"), "hook", "claude-code"], payloads.claudeGate],
+    ["the same Claude gate.failed through `node plugin/cli/index.js hook` (ES modules, no bundle)", [path.join(ROOT, "plugin/cli/index.js"), "hook", "claude-code"], payloads.claudeGate],
   ];
   const times = variants.map(() => []);
   for (let i = 0; i < 2; i++) for (const [, args, input] of variants) timeProcess(runtime, args, input, env); // warm the page cache
@@ -96,7 +96,7 @@ async function mcpBench(syncOff) {
   let client;
   for (let i = 0; i < 5; i++) {
     const t0 = process.hrtime.bigint();
-    const transport = new StdioClientTransport({ command: NODE, args: [path.join(ROOT, "plugin/mcp.js")], cwd: project, env, stderr: "ignore" });
+    const transport = new StdioClientTransport({ command: NODE, args: [path.join(ROOT, "plugin/cli/mcp.js")], cwd: project, env, stderr: "ignore" });
     const c = new Client({ name: "bench", version: "1" });
     await c.connect(transport);
     starts.push(Number(process.hrtime.bigint() - t0) / 1e6);
@@ -126,7 +126,7 @@ const bunVersion = bunRows ? spawnSync(BUN, ["--version"]).stdout.toString().tri
 const cpu = os.cpus()[0]?.model?.replace(/\s+/g, " ").trim() ?? "?";
 const lines = [
   START,
-  "## Hosts: hook mode and the MCP server (issue 7)",
+  "## Hosts: hook mode and the MCP server",
   "",
   `Measured by \`node bench/hosts.js\` on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${cpu}).`,
   `Hook mode: wall time of one process from spawn to exit with the payload on stdin (captured real payloads,`,

@@ -1,4 +1,4 @@
-// Benchmarks for the opencode plugin (issue 3), in-process, in Node and in Bun (opencode's runtime):
+// Benchmarks for the opencode plugin, in-process, in Node and in Bun (opencode's runtime):
 //  1. the `record` tool's execute() with a typical 1 KiB JSON entry, through the real recorder (wasm core +
 //     writer), with the writer's default fdatasync and with AI_RECORDINGS_SYNC=0;
 //  2. the overhead the plugin's hooks add to one bash tool call: the hook calls opencode 1.18.33 makes around
@@ -130,7 +130,7 @@ function fmt(x) {
 
 function render(runs) {
   const lines = [];
-  lines.push("## Plugin (issue 3)");
+  lines.push("## Plugin");
   lines.push("");
   lines.push(`Measured by \`node bench/plugin.js\` on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), in-process,`);
   lines.push("times per call in microseconds (median / p90 / p99). The hook payloads are the ones the real opencode 1.18.33");

@@ -1,11 +1,15 @@
 #!/usr/bin/env node
-// Benchmark of reading recordings back (issue 6): `record read` over a 100 MiB multi-segment file, and the
-// time to resume from a cursor near the start and near the end, for two history sizes (10 MiB and 100 MiB),
-// to show that resuming does not rescan what lies before the cursor.
+// Benchmark of reading recordings back: `record read` over a 100 MiB multi-segment file, and the time to
+// resume from a cursor near the start and near the end, for two history sizes (10 MiB and 100 MiB), to show
+// that resuming does not rescan what lies before the cursor.
 //
 //   node bench/read.js            generate the fixtures in a temp dir, measure in Node and in Bun, and write
 //                                 BENCHMARKS.md between <!-- read-bench:start --> and <!-- read-bench:end -->
 //   node bench/read.js --no-write print the section instead of writing it
+//   node bench/read.js --baseline REV
+//                                 also measure plugin/ as it is at git revision REV, on the same fixtures, in
+//                                 alternating child runs, and write the comparison between
+//                                 <!-- read-compare:start --> and <!-- read-compare:end -->
 //
 // The fixtures are made here (never committed): lines shaped like the core's (~1 KiB each: ts, eid, a note,
 // a sentiment, the context stamps), split into 16 MiB segments named as the writer names archives; the
@@ -14,20 +18,37 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const START = "<!-- read-bench:start -->";
 const END = "<!-- read-bench:end -->";
+const COMPARE_START = "<!-- read-compare:start -->";
+const COMPARE_END = "<!-- read-compare:end -->";
+/** Child runs per runtime and code when comparing: figures are medians over them. */
+const ROUNDS = 3;
+/** The rows compared between the baseline and this code: [label, figure]. */
+const COMPARED = [
+  ["reader: every line parsed, all entries", (r) => r.readerMs],
+  ["`record read` to /dev/null", (r) => r.cmdMs],
+  ["`record read --json` to /dev/null", (r) => r.jsonMs],
+  ["resume near the end, 10 MiB history, to the end", (r) => r.h10_end.wholeMs],
+  ["resume near the end, 100 MiB history, to the end", (r) => r.h100_end.wholeMs],
+  ["resume near the start, 10 MiB history, first entry", (r) => r.h10_start.firstMs],
+  ["resume near the start, 10 MiB history, everything after", (r) => r.h10_start.wholeMs],
+  ["resume near the start, 100 MiB history, first entry", (r) => r.h100_start.firstMs],
+  ["resume near the start, 100 MiB history, everything after", (r) => r.h100_start.wholeMs],
+];
 const MiB = 1024 * 1024;
-const SEGMENT = 16 * MiB; // the writer's default rotation size (plugin/writer.js DEFAULT_MAX_BYTES)
+const SEGMENT = 16 * MiB; // the writer's default rotation size (plugin/writer/ DEFAULT_MAX_BYTES)
 const REPEAT = 3;
 
 const args = process.argv.slice(2);
 if (args[0] === "--measure") {
-  await measure(args[1], args[2]);
+  await measure(args[1], args[2], args[3]);
 } else {
-  await main(args.includes("--no-write"));
+  const b = args.indexOf("--baseline");
+  await main(args.includes("--no-write"), b >= 0 ? args[b + 1] : null);
 }
 
 function median(xs) {
@@ -73,10 +94,16 @@ function generate(dir, bytes) {
   return { entries: n, bytes: total, segments: seg };
 }
 
-/** Runs in the runtime under test: prints one JSON object of timings. */
-async function measure(dir100, dir10) {
-  const read = await import("../plugin/read.js");
-  const { read: readCmd } = await import("../plugin/commands.js");
+/** The reading API of a plugin directory: plugin/read/index.js, or plugin/read.js before it was split. */
+function readModule(pluginDir) {
+  const split = path.join(pluginDir, "read", "index.js");
+  return pathToFileURL(fs.existsSync(split) ? split : path.join(pluginDir, "read.js")).href;
+}
+
+/** Runs in the runtime under test, on the plugin in `pluginDir`: prints one JSON object of timings. */
+async function measure(pluginDir, dir100, dir10) {
+  const read = await import(readModule(pluginDir));
+  const { read: readCmd } = await import(pathToFileURL(path.join(pluginDir, "commands.js")).href);
   const out = {};
   const file100 = path.join(dir100, "r.jsonl");
   const file10 = path.join(dir10, "r.jsonl");
@@ -150,7 +177,51 @@ function runtimeVersion(cmd) {
   return (r.stdout || "").trim();
 }
 
-async function main(noWrite) {
+/** One child run of `measure` in runtime `exe` on the plugin in `pluginDir`. */
+function measureIn(name, exe, pluginDir, tmp) {
+  const r = spawnSync(exe, [fileURLToPath(import.meta.url), "--measure", pluginDir, path.join(tmp, "h100"), path.join(tmp, "h10")], {
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  });
+  if (r.status !== 0) throw new Error(`${name} measurement failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split("\n").pop());
+}
+
+/** The median of each number over several runs' results (same shape). */
+function medianOf(runs) {
+  const first = runs[0];
+  if (typeof first === "number") return median(runs);
+  if (first === null || typeof first !== "object") return first;
+  return Object.fromEntries(Object.keys(first).map((k) => [k, medianOf(runs.map((r) => r[k]))]));
+}
+
+/** plugin/ as it is at `rev`, with this checkout's built wasm beside it (the build output is not in git). */
+function checkoutPlugin(rev, into) {
+  fs.mkdirSync(into, { recursive: true });
+  const archive = spawnSync("git", ["-C", ROOT, "archive", "--format=tar", rev, "plugin"], { maxBuffer: 1 << 28 });
+  if (archive.status !== 0) throw new Error(`git archive ${rev} failed: ${archive.stderr}`);
+  const untar = spawnSync("tar", ["-x", "-C", into], { input: archive.stdout });
+  if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr}`);
+  fs.cpSync(path.join(ROOT, "plugin", "wasm"), path.join(into, "plugin", "wasm"), { recursive: true });
+  return path.join(into, "plugin");
+}
+
+/** Replaces the text between `start` and `end` in BENCHMARKS.md with `section` (appended when missing). */
+function writeSection(start, end, section) {
+  const md = path.join(ROOT, "BENCHMARKS.md");
+  let text = "";
+  try {
+    text = fs.readFileSync(md, "utf8");
+  } catch {
+    text = "# Benchmarks\n";
+  }
+  const a = text.indexOf(start);
+  const b = text.indexOf(end);
+  text = a >= 0 && b > a ? text.slice(0, a) + section + text.slice(b + end.length) : text.replace(/\n*$/, "\n\n") + section + "\n";
+  fs.writeFileSync(md, text);
+}
+
+async function main(noWrite, baseline) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "read-bench-"));
   try {
     const big = generate(path.join(tmp, "h100"), 100 * MiB);
@@ -158,32 +229,31 @@ async function main(noWrite) {
     const bun = path.join(ROOT, "node_modules", ".bin", "bun");
     const runtimes = [["Node", process.execPath, `Node ${process.version}`]];
     if (fs.existsSync(bun)) runtimes.push(["Bun", bun, `Bun ${runtimeVersion(bun)}`]);
+    const here = path.join(ROOT, "plugin");
+    const old = baseline ? checkoutPlugin(baseline, path.join(tmp, "baseline")) : null;
     const results = [];
+    const baseResults = [];
     for (const [name, exe, label] of runtimes) {
-      const r = spawnSync(exe, [fileURLToPath(import.meta.url), "--measure", path.join(tmp, "h100"), path.join(tmp, "h10")], {
-        encoding: "utf8",
-        maxBuffer: 1 << 26,
-      });
-      if (r.status !== 0) throw new Error(`${name} measurement failed: ${r.stderr}`);
-      results.push({ name, label, ...JSON.parse(r.stdout.trim().split("\n").pop()) });
+      if (!old) {
+        results.push({ name, label, ...measureIn(name, exe, here, tmp) });
+        continue;
+      }
+      // Old and new take turns, the first of each round alternating, so drift on a shared machine hits both.
+      const runs = { new: [], old: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = round % 2 === 0 ? ["old", "new"] : ["new", "old"];
+        for (const which of order) runs[which].push(measureIn(name, exe, which === "new" ? here : old, tmp));
+      }
+      results.push({ name, label, ...medianOf(runs.new) });
+      baseResults.push({ name, label, ...medianOf(runs.old) });
     }
-    const section = render(big, small, results);
-    if (noWrite) {
-      process.stdout.write(section + "\n");
-      return;
+    const section = render(big, small, results, old ? ROUNDS : 1);
+    const compare = old ? renderCompare(baseline, results, baseResults) : null;
+    if (!noWrite) {
+      writeSection(START, END, section);
+      if (compare) writeSection(COMPARE_START, COMPARE_END, compare);
     }
-    const md = path.join(ROOT, "BENCHMARKS.md");
-    let text = "";
-    try {
-      text = fs.readFileSync(md, "utf8");
-    } catch {
-      text = "# Benchmarks\n";
-    }
-    const a = text.indexOf(START);
-    const b = text.indexOf(END);
-    text = a >= 0 && b > a ? text.slice(0, a) + section + text.slice(b + END.length) : text.replace(/\n*$/, "\n\n") + section + "\n";
-    fs.writeFileSync(md, text);
-    process.stdout.write(section + "\n");
+    process.stdout.write(section + "\n" + (compare ? "\n" + compare + "\n" : ""));
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
@@ -193,20 +263,20 @@ function f(ms) {
   return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
 }
 
-function render(big, small, results) {
+function render(big, small, results, rounds) {
   const mb = big.bytes / MiB;
   const cols = results.map((r) => r.label);
   const row = (what, fn) => `| ${what} | ${results.map(fn).join(" | ")} |`;
   const L = [];
   L.push(START);
-  L.push("## Reading back (issue 6)");
+  L.push("## Reading back");
   L.push("");
   L.push(
     `Measured by \`node bench/read.js\` on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, in process, page cache warm ` +
       `(the fixture was just written). Fixture: ${mb.toFixed(0)} MiB, ${big.entries} entries of about 1 KiB shaped like the core's lines, ` +
       `in ${big.segments} segments of 16 MiB (the default rotation size), archives last modified a day ago; a second fixture of ` +
       `${(small.bytes / MiB).toFixed(0)} MiB (${small.segments} segment${small.segments === 1 ? "" : "s"}) for the history-size comparison. Medians of ${REPEAT} runs ` +
-      `(resume: of 7).`,
+      `(resume: of 7)${rounds > 1 ? `, then the median over ${rounds} child processes per runtime` : ""}.`,
   );
   L.push("");
   L.push(`| what | ${cols.join(" | ")} |`);
@@ -234,5 +304,38 @@ function render(big, small, results) {
       "found and reported; `--json` adds the cursor to each entry.",
   );
   L.push(END);
+  return L.join("\n");
+}
+
+
+function renderCompare(rev, results, baseResults) {
+  const L = [COMPARE_START, "### Reading back: this code against an earlier revision, same run", ""];
+  const sha = spawnSync("git", ["-C", ROOT, "rev-parse", "--short", rev], { encoding: "utf8" }).stdout.trim() || rev;
+  L.push(
+    `Measured by \`node bench/read.js --baseline ${rev}\` on ${new Date().toISOString().slice(0, 10)}: plugin/ as at ${sha} ` +
+      `(\`git archive\`, with this checkout's wasm) and this checkout's plugin/ read the same fixtures, in ${ROUNDS} ` +
+      `rounds per runtime of one child process each, old and new taking turns (the first of each round alternating). ` +
+      `Times in ms, medians; a ratio above 1 means this code is slower. Load average at the end of the run: ` +
+      `${os.loadavg().map((x) => x.toFixed(1)).join(", ")} (1, 5, 15 min) on ${os.cpus().length} cores.`,
+  );
+  L.push("");
+  const head = results.flatMap((r) => [`${r.name} old`, `${r.name} new`, `${r.name} new/old`]);
+  L.push(`| what | ${head.join(" | ")} |`);
+  L.push(`|---|${head.map(() => "---:").join("|")}|`);
+  for (const [what, fig] of COMPARED) {
+    const cells = results.flatMap((r, i) => {
+      const a = fig(baseResults[i]);
+      const b = fig(r);
+      return [f(a), f(b), `${(b / a).toFixed(2)}×`];
+    });
+    L.push(`| ${what} | ${cells.join(" | ")} |`);
+  }
+  const same = results.every((r, i) => {
+    const o = baseResults[i];
+    return r.entries === o.entries && r.h100_cursorChars === o.h100_cursorChars && r.h100_end.bytes === o.h100_end.bytes && r.h10_end.bytes === o.h10_end.bytes;
+  });
+  L.push("");
+  L.push(same ? "Both read the same entries and bytes and made cursors of the same length." : "**The two codes read different entries, bytes or cursor lengths: see the raw figures.**");
+  L.push(COMPARE_END);
   return L.join("\n");
 }

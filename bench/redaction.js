@@ -595,7 +595,7 @@ function section(results, loadAtStart) {
       `Until commit 5ba2c72 every entry also paid two fstats for the git facts (now once per millisecond, see ` +
       `plugin/context.js); four runs on the code before it, with the pipeline measured in the same process as the ` +
       `1 MiB phases (as this bench did then), read 2.88–3.27× (Node) and 3.08–3.31× (Bun) for the entry with a secret. ` +
-      `The JS baseline here is ${JS_RULES.length} RegExps, not the 98 of ../shared/TOOLCHAIN.md, and V8/JSC scan clean text fast when few rules can ` +
+      `The JS baseline here is ${JS_RULES.length} RegExps, and V8/JSC scan clean text fast when few rules can ` +
       `start a match; on secret-laden text, where its replacements run, the core's lead is largest. The ratio grows with the ` +
       `rule set, since every rule is one more pass for the baseline and one more check inside the core's single pass: with ` +
       `rule set 2026-11-29.9 (27 RegExps) Bun stood at 8.0–8.9× (BENCHMARKS.md of f1cab95, 1 MiB clean, redaction alone ` +

@@ -2,6 +2,9 @@
 // Benchmarks of the JS edge (core + writer, CLI, many processes, rotation), written into BENCHMARKS.md between
 // the markers <!-- writer-bench:start --> and <!-- writer-bench:end --> (other sections are left alone).
 // Run: `bash scripts/bench.sh` (builds first) or `node bench/run.js [--quick]`.
+// `node bench/run.js --compare=<dir>` measures the writer and git-facts rows for the code in <dir> (another
+// checkout, with its plugin/wasm built) and for this one, alternating in one run, and writes that comparison
+// between <!-- writer-compare:start --> and <!-- writer-compare:end -->.
 // Each part runs in a child process of the runtime it measures (Node, then Bun), so loaded modules and JIT state
 // never leak from one measurement into another.
 import * as fs from "node:fs";
@@ -15,6 +18,20 @@ import { entry1k } from "./entry.js";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "..");
 const SELF = fileURLToPath(import.meta.url);
+/** The code under measurement: this checkout, or the one a comparison names (BENCH_CODE, set for the children). */
+const CODE = process.env.BENCH_CODE ? path.resolve(process.env.BENCH_CODE) : ROOT;
+const COMPARE = process.argv.find((a) => a.startsWith("--compare="))?.slice("--compare=".length);
+/** `--reps=N`: rounds per code in a comparison (default 5). */
+const REPS = Number(process.argv.find((a) => a.startsWith("--reps="))?.slice("--reps=".length)) || undefined;
+
+/** The URL of the first of `names` (paths under plugin/) that exists in the code under measurement: module paths
+ *  differ between the layouts a comparison spans. */
+function codeUrl(...names) {
+  const found = names.map((n) => path.join(CODE, "plugin", n)).find((p) => fs.existsSync(p));
+  return pathToFileURL(found ?? path.join(CODE, "plugin", names[0]));
+}
+const WRITER = ["writer/index.js", "writer.js"];
+const GIT = ["git.js", "context.js"];
 const BUN = path.join(ROOT, "node_modules", ".bin", "bun");
 const NODE = process.execPath;
 const QUICK = process.argv.includes("--quick");
@@ -42,7 +59,7 @@ function tmp(prefix) {
 // Parts run in children: `run.js --part <name> <args...>` prints one JSON line.
 
 async function partInproc() {
-  const { record } = await import(pathToFileURL(path.join(ROOT, "plugin", "recorder.js")));
+  const { record } = await import(codeUrl("recorder.js"));
   const d = tmp("bench-inproc-");
   const iters = QUICK ? 2000 : 10000;
   const out = {};
@@ -79,9 +96,9 @@ async function partInproc() {
     out[sync ? "sync" : "nosync"] = { record: stats(a), bare: stats(b) };
   }
   // Where the time goes: each stage alone, same entry, medians.
-  const { Core } = await import(pathToFileURL(path.join(ROOT, "plugin", "core.js")));
-  const { gitContext } = await import(pathToFileURL(path.join(ROOT, "plugin", "context.js")));
-  const { appendLine } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer.js")));
+  const { Core } = await import(codeUrl("core.js"));
+  const { gitContext } = await import(codeUrl(...GIT));
+  const { appendLine } = await import(codeUrl(...WRITER));
   const core = new Core(undefined);
   core.setContext({ capture: "cli", stamps: { pwd: ROOT, ...gitContext(ROOT) } });
   const stamped = core.record(ENTRY_1K, Date.now()).line;
@@ -109,7 +126,7 @@ async function partInproc() {
 
 async function partLoad() {
   const t0 = performance.now();
-  const { record } = await import(pathToFileURL(path.join(ROOT, "plugin", "recorder.js")));
+  const { record } = await import(codeUrl("recorder.js"));
   const t1 = performance.now();
   const d = tmp("bench-load-");
   record(ENTRY_1K, { file: path.join(d, "r.jsonl"), cwd: ROOT, sync: false, statusFile: false });
@@ -119,7 +136,7 @@ async function partLoad() {
 }
 
 async function partRotation() {
-  const { appendLine } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer.js")));
+  const { appendLine } = await import(codeUrl(...WRITER));
   const d = tmp("bench-rot-");
   const f = path.join(d, "r.jsonl");
   const line = ENTRY_1K + "\n";
@@ -145,10 +162,10 @@ async function partAppender(mode, file, n, startAt) {
   const sync = mode.endsWith("-sync");
   let one;
   if (mode.startsWith("record")) {
-    const rec = (await import(pathToFileURL(path.join(ROOT, "plugin", "recorder.js")))).record;
+    const rec = (await import(codeUrl("recorder.js"))).record;
     one = (f, s) => rec(ENTRY_1K, { file: f, cwd: ROOT, sync: s, statusFile: file + ".status" });
   } else if (mode.startsWith("append")) {
-    const { appendLine } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer.js")));
+    const { appendLine } = await import(codeUrl(...WRITER));
     one = (f, s) => appendLine(f, line, { sync: s, statusFile: file + ".status" });
   } else {
     const flags = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT;
@@ -170,8 +187,9 @@ async function partAppender(mode, file, n, startAt) {
 // -------------------------------------------------------------------------------------------------------------
 // Orchestration (parent)
 
-function runPart(runtime, args) {
-  const r = spawnSync(runtime, [SELF, "--part", ...args, ...(QUICK ? ["--quick"] : [])], { encoding: "utf8", maxBuffer: 1 << 26 });
+function runPart(runtime, args, code = ROOT) {
+  const env = { ...process.env, BENCH_CODE: code };
+  const r = spawnSync(runtime, [SELF, "--part", ...args, ...(QUICK ? ["--quick"] : [])], { encoding: "utf8", maxBuffer: 1 << 26, env });
   if (r.status !== 0) throw new Error(`${path.basename(runtime)} ${args.join(" ")}: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split("\n").pop());
 }
@@ -183,13 +201,14 @@ function runtimes() {
   return out;
 }
 
-async function throughput(runtime, mode, procs, n) {
+async function throughput(runtime, mode, procs, n, code = ROOT) {
   const d = tmp("bench-tp-");
   const file = path.join(d, "r.jsonl");
   const startAt = Date.now() + 3000; // every process has loaded and warmed up by then
   const kids = Array.from({ length: procs }, () =>
     new Promise((resolve, reject) => {
-      const p = spawn(runtime, [SELF, "--part", "appender", mode, file, String(n), String(startAt)], { stdio: ["ignore", "pipe", "pipe"] });
+      const env = { ...process.env, BENCH_CODE: code };
+      const p = spawn(runtime, [SELF, "--part", "appender", mode, file, String(n), String(startAt)], { stdio: ["ignore", "pipe", "pipe"], env });
       let out = "";
       let err = "";
       p.stdout.on("data", (x) => (out += x));
@@ -198,7 +217,7 @@ async function throughput(runtime, mode, procs, n) {
     }),
   );
   const res = await Promise.all(kids);
-  const { segments } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer.js")));
+  const { segments } = await import(pathToFileURL(path.join(ROOT, "plugin", "writer", "index.js")));
   const lines = segments(file)
     .map((s) => fs.readFileSync(s, "utf8").split("\n").filter((l) => l !== "").length)
     .reduce((a, b) => a + b, 0);
@@ -242,13 +261,13 @@ async function main() {
   const date = new Date().toISOString().slice(0, 10);
   const cpu = `${os.cpus().length} cores (${(os.cpus()[0]?.model || "unknown CPU").trim()})`;
   const md = [];
-  md.push("## Writer, CLI and many processes (issues 2 and 5)", "");
+  md.push("## Writer, CLI and many processes", "");
   md.push(`Measured by \`bash scripts/bench.sh\` (\`bench/run.js\`) on ${date}, ${cpu}, ${os.platform()} ${os.release()}, on the`);
   md.push(`filesystem of \`${os.tmpdir()}\`. Times in microseconds unless marked. Every part runs in a fresh child process of`);
   md.push("the runtime it measures. The entry is a typical 1 KiB JSON object; \"record()\" is the full path every surface");
   md.push("uses: target resolution, git facts (validated with stats once per millisecond, in this repository), one call into the wasm core");
   md.push("(parse, stamp, id, redaction), and the writer (O_APPEND descriptor, torn-tail check, one write; in a burst of");
-  md.push("appends the descriptor is kept and checked by reads, with an fstat at least every 10 ms, see plugin/writer.js).", "");
+  md.push("appends the descriptor is kept and checked by reads, with an fstat at least every 10 ms, see docs/writer.md).", "");
 
   // 1. in-process
   const inproc = {};
@@ -265,7 +284,7 @@ async function main() {
         md.push(`| ${name} | ${k === "sync" ? "fdatasync" : "none"} | ${us(x.record.median)} | ${us(x.record.p90)} | ${us(x.bare.median)} | ${us(x.bare.p90)} | ${(x.record.median / x.bare.median).toFixed(2)}× |`);
       }
     }
-    md.push("", "Target (issue 2): median within 3× the bare append (aim 2×), compared without sync on both sides.", "");
+    md.push("", "Target: median within 3× the bare append (aim 2×), compared without sync on both sides.", "");
     md.push("Where the time goes (each stage alone, medians, µs; the stamped line is " + inproc[rts[0][0]].stampedBytes + " bytes):", "");
     md.push("| runtime | core.record() (wasm: parse, stamp, id, redact, boundary) | git facts (2 fstats once per ms in a burst) | writer appendLine() | bare appendFileSync of the stamped line |", "|---|---|---|---|---|");
     for (const [name] of rts) {
@@ -279,7 +298,7 @@ async function main() {
       "after another writer's fragment?); otherwise an fstat before the write (an lstat of the path every 100 ms) and one after,",
       "against open + write + close for the bare append; a lone append opens, fstats and closes. The git facts cost two fstats of",
       "HEAD and the branch ref, held open during a burst (two path stats on a lone call), on the first call of each",
-      "millisecond: the other calls in that millisecond reuse the answer (plugin/context.js).",
+      "millisecond: the other calls in that millisecond reuse the answer (plugin/git.js).",
       "",
     );
   }
@@ -335,7 +354,7 @@ async function main() {
     md.push("the median of three runs with the three variants alternating; ratio = bare rate ÷ rate (the time per line against the");
     md.push("bare append's; below 1 is faster).");
     md.push("**bare**: open with O_APPEND, write the 1 KiB line, (fdatasync,) close — `fs.appendFileSync`'s system calls.");
-    md.push("**appendLine()**: the writer (plugin/writer.js) appending the same line: in a burst it keeps its descriptor; within");
+    md.push("**appendLine()**: the writer (plugin/writer/) appending the same line: in a burst it keeps its descriptor; within");
     md.push("10 ms of its last fstat check and 64 KiB of lines it stats nothing: one pread from where its last append left the end");
     md.push("gives the size (rotation) and the last byte (torn tail), and one pread of the span after the write shows whether its");
     md.push("line follows another writer's fragment; otherwise an fstat before the write (still the file to append to?) and one");
@@ -343,7 +362,7 @@ async function main() {
     md.push("write(2) waits for that copy under the inode lock. An fstat per append, as before, made every next write update the");
     md.push("file's timestamps (Linux 6.13+) while holding that lock. **record()**: the");
     md.push("whole pipeline on the 1 KiB entry — the writer plus the wasm core (parse, stamp, id, redaction) and the git facts");
-    md.push("(two fstats of HEAD and the branch ref, once per millisecond) — for comparison; its cost against a bare append is issue 2's target.");
+    md.push("(two fstats of HEAD and the branch ref, once per millisecond) — for comparison; its cost against a bare append is the target above.");
     md.push("Every run is checked for the right line count.", "");
     for (const [label, sync, count] of [["no sync", false, n], ["fdatasync after each append", true, nSync]]) {
       md.push(`${label}:`, "");
@@ -363,7 +382,7 @@ async function main() {
       }
       md.push("");
     }
-    md.push(`Target (issue 5): appends within 2× the bare appends without sync. This machine has ${os.cpus().length} cores: beyond that, processes share CPUs.`);
+    md.push(`Target: appends within 2× the bare appends without sync. This machine has ${os.cpus().length} cores: beyond that, processes share CPUs.`);
     md.push("Before the writer stopped stat'ing within a burst (an fstat before and after every append), the same bench read");
     md.push("1.34 / 1.95 / 1.65 / 2.16× (Node) and 1.28 / 1.71 / 1.70 / 2.23× (Bun) for P = 1 / 2 / 4 / 8 without sync (2026-11-29,");
     md.push("BENCHMARKS.md as of commit 816edd5).", "");
@@ -397,10 +416,56 @@ async function main() {
   process.stdout.write(md.join("\n") + "\n");
 }
 
-function writeSection(text) {
+/** The old code (COMPARE) against this checkout's, alternating in one run: the in-process rows (record() and the
+ *  writer against the bare append, the git facts) and the writer's many-process rows. */
+async function compare(oldDir) {
+  const rts = runtimes();
+  const old = path.resolve(oldDir);
+  const codes = [["old", old], ["new", ROOT]];
+  const rounds = QUICK ? 2 : REPS ?? 5;
+  const reps = QUICK ? 1 : REPS ?? 5;
+  const md = [];
+  const rev = (dir) => spawnSync("git", ["-C", dir, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim() || dir;
+  md.push("### Old against new code, same run", "");
+  md.push(`\`node bench/run.js --compare=<checkout>\` on ${new Date().toISOString().slice(0, 10)}: the old code is a checkout of ${rev(old)} (with its`);
+  md.push(`plugin/wasm built), the new one this checkout (${rev(ROOT)}${spawnSync("git", ["-C", ROOT, "status", "--porcelain", "plugin"], { encoding: "utf8" }).stdout.trim() ? ", with uncommitted changes" : ""}). Each in-process figure is the median over ${rounds} fresh child processes per`);
+  md.push("code, old and new alternating; each child measures its own bare-append baseline, so a ratio never mixes two");
+  md.push(`processes. The many-process rows alternate bare, old and new runs ${reps} times and take each one's median rate.`, "");
+  md.push("| runtime | code | record() ÷ bare, no sync | writer appendLine() ÷ bare appendFileSync | writer appendLine() (µs) | git facts (µs) |", "|---|---|---|---|---|---|");
+  for (const [name, rt] of rts) {
+    const got = { old: [], new: [] };
+    for (let i = 0; i < rounds; i++) for (const [tag, dir] of codes) got[tag].push(runPart(rt, ["inproc"], dir));
+    for (const [tag] of codes) {
+      const xs = got[tag];
+      const med = (f) => stats(xs.map(f)).median;
+      const rec = med((r) => r.nosync.record.median / r.nosync.bare.median);
+      const wr = med((r) => r.stages.writer.median / r.stages.bare.median);
+      md.push(`| ${name} | ${tag} | ${rec.toFixed(2)}× | ${wr.toFixed(2)}× | ${us(med((r) => r.stages.writer.median))} | ${us(med((r) => r.stages.git.median))} |`);
+    }
+  }
+  const n = QUICK ? 2000 : 20000;
+  md.push("", `Many processes, no sync: P processes append ${n} lines each (as in the table above); ratio = bare rate ÷ appendLine() rate.`, "");
+  md.push("| runtime | P | old ratio | new ratio |", "|---|---|---|---|");
+  for (const [name, rt] of rts) {
+    for (const p of [1, 4]) {
+      const runs = { bare: [], old: [], new: [] };
+      for (let rep = 0; rep < reps; rep++) {
+        runs.bare.push(await throughput(rt, "bare-nosync", p, n));
+        for (const [tag, dir] of codes) runs[tag].push(await throughput(rt, "append-nosync", p, n, dir));
+      }
+      const [b, o, w] = Object.values(runs).map((xs) => stats(xs).median);
+      md.push(`| ${name} | ${p} | ${(b / o).toFixed(2)}× | ${(b / w).toFixed(2)}× |`);
+    }
+  }
+  md.push("");
+  writeSection(md.join("\n"), "writer-compare");
+  process.stdout.write(md.join("\n") + "\n");
+}
+
+function writeSection(text, name = "writer-bench") {
   const file = path.join(ROOT, "BENCHMARKS.md");
-  const start = "<!-- writer-bench:start -->";
-  const end = "<!-- writer-bench:end -->";
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
   let doc = "";
   try {
     doc = fs.readFileSync(file, "utf8");
@@ -420,6 +485,8 @@ if (argv[0] === "--part") {
   const parts = { inproc: partInproc, load: partLoad, rotation: partRotation, appender: (m, f, n, s) => partAppender(m, f, Number(n), Number(s)) };
   const out = await parts[name](...rest);
   process.stdout.write(JSON.stringify(out) + "\n");
+} else if (COMPARE) {
+  await compare(COMPARE);
 } else {
   await main();
 }

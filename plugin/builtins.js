@@ -1,7 +1,7 @@
 // The Node built-ins the plugin uses, loaded with require() rather than `import`.
 // Node 20 answers an ESM `import` of a built-in with a facade that reads every export once; for node:fs that
-// includes the lazy `fs.ReadStream` getter, which loads the whole streams stack (18 modules, ~2 ms of every CLI
-// and hook process) for streams the recorder never uses. require() hands the module over as it is. Bun and
+// includes the lazy `fs.ReadStream` getter, which loads the whole streams stack into every CLI and hook process
+// for streams the recorder never uses. require() hands the module over as it is. Bun and
 // opencode (which runs on Bun) support createRequire the same way.
 
 import { createRequire } from "node:module";
@@ -12,8 +12,8 @@ export const fs = require("node:fs");
 export const path = require("node:path");
 
 let osModule = null;
-/** node:os, loaded when first used: unlike node:fs and node:path it is not in Node's startup snapshot (~1 ms of a
- *  hook process to load), and recording with HOME set never needs it (home, temp dir, host name, user). */
+/** node:os, loaded when first used: unlike node:fs and node:path it is not in Node's startup snapshot, and
+ *  recording with HOME set never needs it (home, temp dir, host name, user). */
 export const os = new Proxy({}, { get: (_, name) => (osModule ??= require("node:os"))[name] });
 
 /** Closes `fd` and ignores a failure: for descriptors whose data is already written or that were only read. */
@@ -44,7 +44,7 @@ export function isMainModule(moduleUrl) {
   }
 }
 
-/** import() of a module beside this one ("./commands.js"). The `record` command runs its code as one CommonJS
+/** import() of a module of plugin/ ("./cli/read.js"). The `record` command runs its code as one CommonJS
  *  bundle through vm.Script (plugin/record.cjs, for V8's code cache), where a bare import() has no loader to
  *  call; there the launcher passes its own as `__recordImport` (a parameter of the bundle's wrapper). */
 export function importSibling(spec) {

@@ -6,11 +6,12 @@
 //  * if that fails too, or the .wasm could not be read or compiled, a quarantine line is built here in JS, with
 //    the input kept verbatim (raw) or, for bytes, losslessly (raw_b64), so the input is never lost. That line is
 //    NOT redacted (redaction lives only in the core) and says so with "unredacted": true;
-//  * wasm linear memory never shrinks (../shared/TOOLCHAIN.md: one 100 MB entry grew it to ~900 MB), so after
-//    an input larger than RESET_AFTER_BYTES, or once memory passes RESET_ABOVE_MEMORY, the instance is reset.
+//  * wasm linear memory never shrinks (a large entry can grow it to several times its size), so after an input
+//    larger than RESET_AFTER_BYTES, or once memory passes RESET_ABOVE_MEMORY, the instance is reset.
 // The contract of the generated Recorder is plugin/core.d.ts.
 
 import { fs } from "./builtins.js";
+import { readFully } from "./io.js";
 import * as glue from "./wasm/recordings_core.js";
 
 /** Inputs above this reset the instance after use (8 MiB: a typical entry is ~1 KiB; the core's peak memory is
@@ -26,24 +27,19 @@ let loadTried = false;
 let generation = 0; // bumped by every reset; wrappers rebuild their Recorder when it changes
 
 /** The core's random bytes (entry ids), read from /dev/urandom. Throwing (no such device, e.g. on Windows)
- *  makes the core use crypto.getRandomValues, whose first call in a Node 20 process costs ~3 ms (it loads
- *  WebCrypto and the streams stack): most of what a one-entry CLI or hook process would spend on randomness. */
+ *  makes the core use crypto.getRandomValues, whose first call in a Node process loads WebCrypto and the
+ *  streams stack: more than a one-entry CLI or hook process spends on anything else. */
 function urandom(buf) {
   const fd = fs.openSync("/dev/urandom", "r");
   try {
-    let got = 0;
-    while (got < buf.length) {
-      const n = fs.readSync(fd, buf, got, buf.length - got, null);
-      if (n <= 0) throw new Error("short read from /dev/urandom");
-      got += n;
-    }
+    if (readFully(fs, fd, buf, 0, buf.length, null) < buf.length) throw new Error("short read from /dev/urandom");
   } finally {
     fs.closeSync(fd);
   }
 }
 
 /** Reads, compiles and instantiates the .wasm, once, on first use (not at import: a process that records
- *  nothing never pays the ~3 ms compile). Returns the bindings, or null when the core cannot load. */
+ *  nothing never pays for the compile). Returns the bindings, or null when the core cannot load. */
 function loadCore() {
   if (loadTried) return gen;
   loadTried = true;
@@ -117,42 +113,55 @@ function base64(bytes) {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
 }
 
-const OWN_KEYS = new Set(["ts", "eid", "reason", "raw", "raw_b64", "raw_encoding", "unredacted", "capture"]);
+// Keys of a fallback line that a stamp never takes.
+const OWN_KEYS = ["ts", "eid", "reason", "raw", "raw_b64", "raw_encoding", "unredacted", "capture"];
 
-/** The line written when the core cannot produce one: the input kept whole in quarantine. */
+/** A line built here when the core cannot build it: `members` ([key, value] pairs) in order, then the core's
+ *  own tail (capture, then the context's stamps, in the core's order; a stamp never repeats a member). */
+function fallbackLine(members, context) {
+  const parts = members.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
+  const taken = new Set([...OWN_KEYS, ...members.map(([k]) => k)]);
+  if (context?.capture) parts.push(`"capture":${JSON.stringify(String(context.capture))}`);
+  for (const [k, v] of Object.entries(context?.stamps ?? {})) {
+    if (typeof v === "string" && v !== "" && !taken.has(k)) parts.push(`${JSON.stringify(k)}:${JSON.stringify(v)}`);
+  }
+  return `{${parts.join(",")}}\n`;
+}
+
+function isoTime(now) {
+  return new Date(Number.isFinite(now) ? now : Date.now()).toISOString();
+}
+
+/** The quarantine line written when the core cannot produce one: the input kept whole, marked unredacted. */
 export function fallbackOutcome(input, now, reason, context, { eid = newEid(), extra = [] } = {}) {
-  const parts = [
-    `"ts":${JSON.stringify(new Date(Number.isFinite(now) ? now : Date.now()).toISOString())}`,
-    `"eid":${JSON.stringify(eid)}`,
-    ...extra.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`),
-    `"reason":${JSON.stringify(reason)}`,
-  ];
-  if (typeof input === "string") {
-    // JSON.stringify escapes lone surrogates (\udxxx), so even those survive and the line stays valid UTF-8.
-    parts.push(`"raw":${JSON.stringify(input)}`);
-  } else if (input instanceof Uint8Array) {
-    parts.push(`"raw_b64":${JSON.stringify(base64(input))}`, `"raw_encoding":"bytes"`);
-  } else {
-    parts.push(`"raw":${JSON.stringify(String(input))}`);
-  }
-  parts.push(`"unredacted":true`);
-  if (context) {
-    if (context.capture) parts.push(`"capture":${JSON.stringify(String(context.capture))}`);
-    for (const [k, v] of Object.entries(context.stamps ?? {})) {
-      if (typeof v === "string" && v !== "" && !OWN_KEYS.has(k) && !extra.some(([x]) => x === k)) {
-        parts.push(`${JSON.stringify(k)}:${JSON.stringify(v)}`);
-      }
-    }
-  }
+  const members = [["ts", isoTime(now)], ["eid", eid], ...extra, ["reason", reason]];
+  if (input instanceof Uint8Array) members.push(["raw_b64", base64(input)], ["raw_encoding", "bytes"]);
+  // JSON.stringify escapes lone surrogates (\udxxx), so even those survive and the line stays valid UTF-8.
+  else members.push(["raw", typeof input === "string" ? input : String(input)]);
+  members.push(["unredacted", true]);
   return {
-    line: `{${parts.join(",")}}\n`,
+    line: fallbackLine(members, context),
     target: "quarantine",
     eid,
     style: "quarantine",
     reason,
     warnings: [reason],
     redactions: 0,
+    fallback: true,
   };
+}
+
+/** The main-file marker of an oversized input, built when the core cannot build it (the core's own layout). */
+export function fallbackMarker(now, eid, count, totalBytes, context, warning) {
+  const members = [
+    ["ts", isoTime(now)],
+    ["eid", eid],
+    ["oversized", true],
+    ["bytes", totalBytes],
+    ["pieces", count],
+    ["note", "input over the size bound; its pieces are in the quarantine file under this eid"],
+  ];
+  return { line: fallbackLine(members, context), target: "main", eid, style: "marker", warnings: [warning], redactions: 0, fallback: true };
 }
 
 function concatBytes(a, b) {
@@ -251,9 +260,6 @@ export class Core {
   marker(now, eid, count, totalBytes) {
     const r = this.#guard((rec) => rec.marker(now, eid, count, totalBytes), 0);
     if (r.value && typeof r.value.line === "string") return r.value;
-    const line =
-      `{"ts":${JSON.stringify(new Date(now).toISOString())},"eid":${JSON.stringify(eid)},"oversized":true,` +
-      `"bytes":${totalBytes},"pieces":${count},"note":"input over the size bound; its pieces are in the quarantine file under this eid"}\n`;
-    return { line, target: "main", eid, style: "marker", warnings: [`core failed: ${describe(r.error)}`], redactions: 0 };
+    return fallbackMarker(now, eid, count, totalBytes, this.context, `core failed: ${describe(r.error)}`);
   }
 }

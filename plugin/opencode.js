@@ -1,18 +1,25 @@
-// The opencode plugin: host wiring only. Each hook hands its payload to a tested function in hooks.js.
+// The opencode plugin: host wiring only. Each hook hands its payload to a tested function in hosts/opencode.js.
 //
 // Enable it with `"plugin": ["<path or package>"]` or the tuple form
-// `["<spec>", { file, maxBytes, redact, auto: { subagent, gate, tool, error, compacted, gatePatterns } }]`.
+// `["<spec>", { file, maxBytes, redact, auto: { subagent, gate, tool, error, compacted, gatePatterns }, export,
+// recall, hints, instructions }]`. The agent gets instructions/recordings.md in its system prompt unless
+// `instructions` is false or opencode's own `instructions` list already put the file there (then it appears once).
 // Every export of this module must be a plugin: opencode 1.18 calls each export and logs
-// "Plugin export is not a function" for anything else, so helpers live in hooks.js.
+// "Plugin export is not a function" for anything else, so helpers live elsewhere.
 //
 // Handlers do their work synchronously (async functions that never await): opencode does not await `event`,
 // and a killed opencode runs no dispose, so each entry is written as its event arrives.
 
-import * as hooks from "./hooks.js";
+import { emit } from "./capture/record-tool.js";
+import { resolveOptions } from "./capture/options.js";
+import { createState } from "./capture/state.js";
+import * as hooks from "./hosts/opencode.js";
+import { settingsOf } from "./settings.js";
+import { addInstructions, readInstructions } from "./hosts/instructions.js";
 
 export const AiRecordingsPlugin = async (input, options) => {
-  const opts = hooks.resolveOptions(options, process.env);
-  const state = hooks.createState();
+  const opts = resolveOptions(options, process.env);
+  const state = createState();
   const deps = { opts, state, record: null, loadError: null };
   let target = null;
   try {
@@ -25,8 +32,15 @@ export const AiRecordingsPlugin = async (input, options) => {
   } catch (e) {
     deps.loadError = e?.message ?? String(e);
   }
+  const guide = options?.instructions === false ? null : readInstructions();
   const cwd = input?.directory ?? process.cwd();
-  const write = (sessionID, entry) => deps.record && hooks.emit(deps.record, opts, state, sessionID, entry, cwd);
+  // `export: true` (or AI_RECORDINGS_EXPORT_AFTER_SESSION): `record export` runs, detached, when a root session goes idle.
+  const exportAfter = options?.export === true || (options?.export !== false && settingsOf(process.env).exportAfterSession === true);
+  // Recall (a tool, and hints on failed bash calls); null if its modules cannot load, recording goes on.
+  const recall = await import("./recall/opencode.js")
+    .then((m) => m.createOpencodeRecall({ file: opts.file, env: process.env, cwd, recall: options?.recall, hints: options?.hints }))
+    .catch(() => null);
+  const write = (sessionID, entry) => deps.record && emit(deps.record, opts, state, sessionID, entry, cwd);
   // A surprise payload must never become an exception in the host.
   const safe = (fn) => async (i, o) => {
     try {
@@ -34,22 +48,33 @@ export const AiRecordingsPlugin = async (input, options) => {
     } catch {}
   };
 
+  const after = safe((i, o) => {
+    const entry = hooks.entryFromToolAfter(state, i, o, opts, Date.now());
+    if (entry) write(i.sessionID, entry);
+  });
+
   return {
-    tool: { record: hooks.recordTool(deps) },
+    tool: { record: hooks.recordTool(deps), ...(recall?.tool ? { recall: recall.tool } : {}) },
 
     "chat.params": safe((i) => hooks.learnChatParams(state, i)),
     "chat.message": safe((i, o) => hooks.learnChatMessage(state, i, o)),
     "tool.execute.before": safe((i) => hooks.noteToolStart(state, i, Date.now())),
-    "tool.execute.after": safe((i, o) => {
-      const entry = hooks.entryFromToolAfter(state, i, o, opts, Date.now());
-      if (entry) write(i.sessionID, entry);
-    }),
+    "tool.execute.after": async (i, o) => {
+      await after(i, o);
+      await recall?.afterTool(i ?? {}, o).catch(() => {}); // awaited: the hint must be in the output before opencode uses it
+    },
     "shell.env": safe((i, o) => {
       if (o && typeof o === "object") o.env = Object.assign(o.env ?? {}, hooks.shellEnv(state, i, target));
+    }),
+    "experimental.chat.system.transform": safe((i, o) => {
+      if (guide) addInstructions(o?.system, guide);
     }),
     event: safe(({ event }) => {
       const hit = hooks.entryFromEvent(state, event, opts);
       if (hit) write(hit.session, hit.entry);
+      if (exportAfter && event?.type === "session.idle") {
+        import("./export/after.js").then((m) => m.rootIdle(event, (id) => state.sessions.get(id)?.parent) && m.startExport({ file: opts.file, cwd })).catch(() => {});
+      }
     }),
   };
 };

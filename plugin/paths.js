@@ -1,26 +1,12 @@
-// Where recordings live: the target file and its siblings. One home for these rules, shared by the writer,
-// the recorder and the reader; it loads no wasm, so reading never pays for the core.
+// Where recordings live: the target file and its siblings (quarantine, archives, lock). Their names are made
+// and parsed here only, for the writer, the recorder, the reader and doctor; it loads no wasm.
 
 import { fs as nodeFs, os, path } from "./builtins.js";
+import { envOf, settingsOf } from "./settings.js";
 
-let snapshot = null;
-
-/** The environment the recording path reads (AI_RECORDINGS_*, HOME, XDG_STATE_HOME): `options.env` when given,
- *  else a copy of `process.env` taken once per process, at the first call. Reading `process.env` costs ~0.15 us
- *  a variable in Node (each read calls into C++), and one call read a dozen: a tenth of a small entry's cost.
- *  A process that changes its own environment afterwards calls `refreshEnv()`. */
-export function envOf(options) {
-  return options.env ?? (snapshot ??= Object.freeze({ ...process.env }));
-}
-
-/** Forgets the snapshot of `process.env`, so the next call reads it again. */
-export function refreshEnv() {
-  snapshot = null;
-}
-
-/** A path.resolve(base, p) that remembers its last answer, for one call site on the recording path: path.resolve
- *  cost ~0.2 us a call in Bun, and an entry made three (~4% of a 1 KiB entry). Only answers that cannot depend on
- *  the process's working directory are remembered: an absolute base or p. */
+/** A path.resolve(base, p) that remembers its last answer, for one call site on the recording path (an entry
+ *  resolves three paths, a visible share of its cost in Bun). Only answers that cannot depend on the process's
+ *  working directory are remembered: an absolute base or p. */
 export function resolver() {
   let lastBase = null;
   let lastP = null;
@@ -52,8 +38,9 @@ export function resolveTarget(options = {}) {
   if (typeof options.file === "string" && options.file !== "") {
     return { file: resolveTargetPath(base, expandHome(options.file, env)), source: "option" };
   }
-  if (env.AI_RECORDINGS_FILE) {
-    return { file: resolveTargetPath(base, expandHome(env.AI_RECORDINGS_FILE, env)), source: "env" };
+  const fromEnv = settingsOf(env).file;
+  if (fromEnv !== undefined) {
+    return { file: resolveTargetPath(base, expandHome(fromEnv, env)), source: "env" };
   }
   return { file: path.join(env.HOME || os.homedir(), "git", "ai_recordings.jsonl"), source: "default" };
 }
@@ -67,6 +54,76 @@ export function stemOf(file) {
 /** The sibling that holds what cannot be kept faithfully in the main file: `<stem>.quarantine.jsonl`. */
 export function quarantinePath(file) {
   return stemOf(file).stem + ".quarantine.jsonl";
+}
+
+/** A 53-bit hash of a string as 11 base-36 digits (cyrb53): enough to tell file families apart in one name. */
+function shortHash(s) {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36).padStart(11, "0");
+}
+
+/** The recall index of a recordings file family (derived, rebuilt from the files at will):
+ *  `$XDG_DATA_HOME/opencode-recordings/recall/<stem>-<hash of the main file's path>.sqlite`, XDG_DATA_HOME
+ *  defaulting to ~/.local/share; AI_RECORDINGS_INDEX_DIR replaces the directory. One per family, so two
+ *  recordings files never share an index and every worktree of a user shares the one of its file. */
+export function indexPath(file, options = {}) {
+  const env = envOf(options);
+  const dir =
+    settingsOf(env).indexDir ??
+    path.join(env.XDG_DATA_HOME || path.join(env.HOME || os.homedir(), ".local", "share"), "opencode-recordings", "recall");
+  const name = path.basename(stemOf(file).stem).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
+  return path.join(path.resolve(dir), `${name}-${shortHash(path.resolve(file))}.sqlite`);
+}
+
+/** The eids hook mode already hinted in a session: `$XDG_STATE_HOME/opencode-recordings/hinted/<session>`
+ *  (XDG_STATE_HOME defaulting to ~/.local/state), the session id made safe for a file name. */
+export function hintedPath(session, options = {}) {
+  const env = envOf(options);
+  const state = env.XDG_STATE_HOME || path.join(env.HOME || os.homedir(), ".local", "state");
+  const name = String(session).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 128) || "_";
+  return path.join(state, "opencode-recordings", "hinted", name);
+}
+
+/** The rotation lock beside a recordings file. */
+export function lockPath(file) {
+  return file + ".lock";
+}
+
+/** yyyymmddThhmmssmmmZ (UTC): fixed width, so archive names sort by time. */
+export function archiveStamp(ms) {
+  const d = new Date(ms);
+  const p = (n, w = 2) => String(n).padStart(w, "0");
+  return (
+    `${p(d.getUTCFullYear(), 4)}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}T` +
+    `${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}${p(d.getUTCMilliseconds(), 3)}Z`
+  );
+}
+
+/** The archive a rotation at `ms` makes of `file`: `<stem>.<stamp><ext>`, or `<stem>.<stamp>.<n><ext>` for the
+ *  n-th collision within one millisecond. */
+export function archiveName(file, ms, n = 0) {
+  const { stem, ext } = stemOf(file);
+  return `${stem}.${archiveStamp(ms)}${n > 0 ? `.${n}` : ""}${ext}`;
+}
+
+/** A segment's sort key: the stamp and the zero-padded collision number, so string order is rotation order. */
+function segmentKey(stamp, n) {
+  return `${stamp}_${String(n).padStart(6, "0")}`;
+}
+
+const SEGMENT_KEY = /^\d{8}T\d{9}Z_\d{6}$/;
+
+/** Whether `key` is an archive's sort key as listSegments makes it (a cursor carries one). */
+export function isSegmentKey(key) {
+  return typeof key === "string" && SEGMENT_KEY.test(key);
 }
 
 function escapeRe(s) {
@@ -91,8 +148,7 @@ export function listSegments(file, { fs = nodeFs } = {}) {
   const out = [];
   for (const name of names) {
     const m = re.exec(name);
-    // The key pads the collision suffix, so plain string order is rotation order.
-    if (m) out.push({ path: path.join(dir, name), key: `${m[1]}_${(m[2] ?? "0").padStart(6, "0")}`, archive: true });
+    if (m) out.push({ path: path.join(dir, name), key: segmentKey(m[1], Number(m[2] ?? 0)), archive: true });
   }
   out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   try {

@@ -1,15 +1,17 @@
 #!/usr/bin/env node
-// The `record` command (package.json "bin"): starts plugin/cli.js's code as fast as Node can.
+// The `record` command (package.json "bin"): starts plugin/cli/index.js's code as fast as Node can.
 //
 // Hooks run serially in the host's turn and an agent calls `record` mid-task, so the start of this process is
-// the cost users feel. Two things make it cheaper than `node plugin/cli.js`, measured in BENCHMARKS.md:
+// the cost users feel. Two things make it cheaper than `node plugin/cli/index.js`, measured in BENCHMARKS.md:
 //  * this file is CommonJS: Node 20 starts an ES-module entry through its ESM loader, which costs several
 //    milliseconds before the first line runs; a CommonJS entry does not;
 //  * the CLI, hook mode and the recording path are one CommonJS bundle, plugin/cli.bundle.cjs (built by
 //    scripts/build.sh with esbuild, not committed), compiled with V8's code cache plugin/cli.bundle.cache
 //    (written by the build from a training run: the functions a hook that writes an entry compiles). A cache
 //    from another Node or V8 version is rejected by V8: the bundle is compiled as usual, and at exit the cache is
-//    written anew from that run (when the directory is writable).
+//    written anew from that run. Where the install directory is not writable (a global install owned by
+//    root), the cache lives in the user's cache directory instead: $XDG_CACHE_HOME/opencode-recordings/ (else
+//    ~/.cache/...), one file per install and Node version, so the first run writes it and later runs use it.
 // The subcommands that are not on the hot path (read, sessions, show, md, doctor, mcp) stay ES modules and are
 // imported when used. Without the bundle (a checkout that was not built) the ES modules run as they are.
 // Bun runs the bundle with require(): it has no use for V8's cache.
@@ -19,14 +21,31 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 const BUNDLE = path.join(__dirname, "cli.bundle.cjs");
-const CACHE = path.join(__dirname, "cli.bundle.cache");
+const BESIDE = path.join(__dirname, "cli.bundle.cache");
+
+/** Where the code cache is read and written: beside the bundle when this directory is writable, else in the
+ *  user's cache directory. (This launcher runs before any ES module can load, so it reads the two variables
+ *  itself rather than through settings.js.) */
+function cacheFile() {
+  if (canWrite()) return BESIDE;
+  const env = process.env;
+  const base = env.XDG_CACHE_HOME || path.join(env.HOME || require("node:os").homedir(), ".cache");
+  return path.join(base, "opencode-recordings", `cli-${hash(__dirname)}-${process.version}.cache`);
+}
+
+/** FNV-1a of a string, as 8 hex digits: tells installs apart in one cache directory without loading node:crypto. */
+function hash(s) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, "0");
+}
 
 /** import() resolved against this file, for the bundle: code run by vm.Script has no dynamic-import loader. */
 const importSibling = (spec) => import(spec);
 
 /** The bundle compiled as a script with the code cache, or null when there is no bundle: { script, cache }, where
  *  `cache` says how the code cache went: "used", "missing" or "rejected" (another Node or V8, or a stale build). */
-function compileBundle() {
+function compileBundle(cache = cacheFile()) {
   let source;
   try {
     source = fs.readFileSync(BUNDLE, "utf8");
@@ -36,28 +55,41 @@ function compileBundle() {
   const vm = require("node:vm");
   let cachedData;
   try {
-    cachedData = fs.readFileSync(CACHE);
+    cachedData = fs.readFileSync(cache);
   } catch {
     cachedData = undefined;
   }
-  // As Node's own CommonJS wrapper does: a leading "#!" line (esbuild keeps cli.js's) is not JavaScript.
+  // As Node's own CommonJS wrapper does: a leading "#!" line (esbuild keeps the entry's) is not JavaScript.
   if (source.startsWith("#!")) source = "//" + source.slice(2);
   const wrapped = `(function (exports, require, module, __filename, __dirname, __recordImport) {${source}\n})`;
   const script = new vm.Script(wrapped, { filename: BUNDLE, cachedData });
-  return { script, cache: !cachedData ? "missing" : script.cachedDataRejected ? "rejected" : "used" };
+  return { script, file: cache, cache: !cachedData ? "missing" : script.cachedDataRejected ? "rejected" : "used" };
 }
 
 const BUN_CACHE = "not used (Bun)";
 
 /** How this install's `record` starts, for `record doctor`: { bundle: bool, cache: "used" | "missing" |
- *  "rejected" | "not used (Bun)", writable: whether a new cache can be written here }. What this process's
- *  launcher found, when it ran; otherwise the bundle is compiled to see (a few ms; nothing runs). */
+ *  "rejected" | "not used (Bun)", cacheFile, writable: whether a new cache can be written there }. What this
+ *  process's launcher found, when it ran; otherwise the bundle is compiled to see (a few ms; nothing runs). */
 function launchState() {
-  const writable = canWrite();
-  if (loaded) return { ...loaded, writable };
-  if (process.versions.bun) return { bundle: fs.existsSync(BUNDLE), cache: BUN_CACHE, writable };
-  const c = compileBundle();
-  return { bundle: c !== null, cache: c ? c.cache : "missing", writable };
+  const file = cacheFile();
+  const writable = file === BESIDE || canCreate(path.dirname(file));
+  if (loaded) return { ...loaded, cacheFile: file, writable };
+  if (process.versions.bun) return { bundle: fs.existsSync(BUNDLE), cache: BUN_CACHE, cacheFile: file, writable };
+  const c = compileBundle(file);
+  return { bundle: c !== null, cache: c ? c.cache : "missing", cacheFile: file, writable };
+}
+
+/** Whether `dir` is, or could be made, a directory this user writes to. */
+function canCreate(dir) {
+  for (let d = dir; ; d = path.dirname(d)) {
+    try {
+      fs.accessSync(d, fs.constants.W_OK);
+      return true;
+    } catch (e) {
+      if (e.code !== "ENOENT" || path.dirname(d) === d) return false;
+    }
+  }
 }
 
 /** What loadBundle() found in this process (V8 would answer a second compile of the same source from memory,
@@ -85,28 +117,29 @@ function loadBundle() {
   }
   const c = compileBundle();
   if (!c) return null;
-  const { script, cache } = c;
+  const { script, cache, file } = c;
   loaded = { bundle: true, cache };
   if (cache !== "used" && process.env.AI_RECORDINGS_DEBUG === "1") {
     const why = cache === "rejected" ? "rejected (another Node or V8, or a stale build)" : "missing";
-    process.stderr.write(`record: code cache ${why}: ${CACHE}\n`);
+    process.stderr.write(`record: code cache ${why}: ${file}\n`);
   }
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, require, mod, BUNDLE, __dirname, importSibling);
   const out = process.env.AI_RECORDINGS_CODE_CACHE_OUT;
   if (out) process.once("exit", () => fs.writeFileSync(out, script.createCachedData()));
-  else if (cache !== "used") process.once("exit", () => renewCache(script));
+  else if (cache !== "used") process.once("exit", () => renewCache(script, file));
   return mod.exports;
 }
 
 /** Replaces the code cache with what this run compiled: written aside and renamed into place, so a concurrent
- *  run reads the old cache or the new one, never half of one. Best effort: a read-only install keeps none. */
-function renewCache(script) {
-  const tmp = `${CACHE}.${process.pid}.tmp`;
-  if (!canWrite()) return;
+ *  run reads the old cache or the new one, never half of one. Best effort: where neither place can be written
+ *  (no home, a read-only cache directory) there is none, and each run compiles as without one. */
+function renewCache(script, file) {
+  const tmp = `${file}.${process.pid}.tmp`;
   try {
+    if (file !== BESIDE) fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     fs.writeFileSync(tmp, script.createCachedData());
-    fs.renameSync(tmp, CACHE);
+    fs.renameSync(tmp, file);
   } catch {
     try {
       fs.unlinkSync(tmp);
@@ -122,7 +155,7 @@ function cannotLoad(e) {
   try {
     process.stderr.write(`record: not recorded: ${reason}\n`);
     if (process.argv.includes("--json")) {
-      process.stdout.write(JSON.stringify({ status: "skipped", file: null, eid: null, reason }) + "\n");
+      process.stdout.write(JSON.stringify({ status: "skipped", code: "EINTERNAL", file: null, eid: null, reason }) + "\n");
     }
   } catch {
     // nothing more to do
@@ -137,14 +170,14 @@ function main() {
   } catch {
     cli = null; // a damaged bundle: the ES modules below
   }
-  (cli ? Promise.resolve(cli) : import("./cli.js"))
+  (cli ? Promise.resolve(cli) : import("./cli/index.js"))
     .then((m) => m.runCli())
     .then((exitNow) => {
-      if (exitNow) process.exit(); // see runCli in cli.js
+      if (exitNow) process.exit(); // see runCli in cli/index.js
     })
     .catch(cannotLoad);
 }
 
-// Run as the command; required (by plugin/doctor.js), it only answers questions.
+// Run as the command; required (by plugin/cli/doctor.js), it only answers questions.
 if (require.main === module) main();
 module.exports = { launchState };

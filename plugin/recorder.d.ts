@@ -34,7 +34,7 @@ export interface RecordOptions {
    *  given come from env AI_RECORDINGS_REDACT_PATTERNS / _REDACT_ALLOW / _REDACT_ALLOW_PATTERNS (one per
    *  line); env AI_RECORDINGS_REDACT=0 (or false/no/off) turns it off when this option is absent. */
   redact?: boolean | RedactOptions;
-  /** fdatasync after each append; env AI_RECORDINGS_SYNC=0 turns it off; default true (see plugin/writer.js). */
+  /** fdatasync after each append; env AI_RECORDINGS_SYNC=0 turns it off; default true (see docs/writer.md). */
   sync?: boolean;
   /** Where the status record (last success, last failure + reason, misses) goes; false for none. Default
    *  $XDG_STATE_HOME/opencode-recordings/status.json, else ~/.local/state/..., else a tmpdir fallback. */
@@ -47,9 +47,26 @@ export interface RecordOptions {
   fs?: typeof import("node:fs");
 }
 
+/** Why an append failed: the OS error (see `reason` for it in words), SHORT for a write that stopped without
+ *  one, EOTHER for any other error. */
+export type WriteErrorCode =
+  | "EACCES" | "EPERM" | "EROFS" | "ENOSPC" | "EDQUOT" | "EISDIR" | "ENOTDIR" | "ELOOP" | "ENOENT" | "EIO"
+  | "EFBIG" | "ENXIO" | "EAGAIN" | "ENAMETOOLONG" | "EMFILE" | "ENFILE" | "EBADF" | "ESTALE" | "SHORT" | "EOTHER";
+
+/** What happened, closed, for callers to switch on (never parse `reason`):
+ *  - "recorded": in the main file;
+ *  - "quarantined": kept verbatim in the quarantine file (the core could not keep it faithfully);
+ *  - "oversized": over the size bound, kept in pieces in the quarantine file, with a marker in the main file;
+ *  - "core-failed": the core could not run; kept whole, unredacted, in the quarantine file;
+ *  - a WriteErrorCode: nothing was written, the file could not be;
+ *  - "EINTERNAL": nothing was written, the recorder met an error it did not expect. */
+export type RecordCode = "recorded" | "quarantined" | "oversized" | "core-failed" | WriteErrorCode | "EINTERNAL";
+
 export interface RecordStatus {
   /** recorded: in the main file; quarantined: in <stem>.quarantine.jsonl; skipped: nothing written. */
   status: "recorded" | "quarantined" | "skipped";
+  /** The closed code of what happened. */
+  code: RecordCode;
   /** The file the line went to (or would have gone to, when skipped). */
   file: string;
   eid: string | null;
@@ -84,10 +101,10 @@ export const SPLIT_ABOVE_BYTES: number;
 /** The size of one piece. */
 export const PIECE_BYTES: number;
 
-/** Where recordings go and why. */
 /** Makes the next call read `process.env` again. The settings the recorder takes from the environment are read
- *  once per process (each `process.env` read costs ~0.15 us in Node); a process that changes its own environment
- *  afterwards, and wants the change to apply, calls this. */
+ *  once per process; a process that changes its own environment afterwards, and wants the change to apply,
+ *  calls this. */
 export function refreshEnv(): void;
 
+/** Where recordings go and why. */
 export function resolveTarget(options?: RecordOptions): { file: string; source: "option" | "env" | "default" };

@@ -4,14 +4,16 @@
 
 import { closeQuietly, fs as nodeFs, os, path } from "./builtins.js";
 import { Core, newEid } from "./core.js";
-import { gitContext } from "./context.js";
-import { appendLine } from "./writer.js";
-import { envOf, quarantinePath, refreshEnv, resolver, resolveTarget } from "./paths.js";
+import { readFully, writeFully } from "./io.js";
+import { gitContext } from "./git.js";
+import { appendLine, closedCode } from "./writer/index.js";
+import { quarantinePath, resolver, resolveTarget } from "./paths.js";
+import { envOf, refreshEnv, settingsOf } from "./settings.js";
 
 export { refreshEnv, resolveTarget };
 
-/** Inputs above this are not given to the core whole: they go to quarantine in pieces (issue 2: "entries up to
- *  at least 16 MiB go through normally"). */
+/** Inputs above this are not given to the core whole: they go to quarantine in pieces (entries up to 16 MiB go
+ *  through normally). */
 export const SPLIT_ABOVE_BYTES = 16 * 1024 * 1024;
 /** Size of one piece of an oversized input (bounded memory in the core: a piece and its line). */
 export const PIECE_BYTES = 1024 * 1024;
@@ -20,25 +22,21 @@ const resolveCwd = resolver();
 const cores = new Map(); // options key → { core, last: the context inputs it was last set with }
 const MAX_CORES = 16;
 
-/** A newline-separated list from the environment (patterns may hold commas and spaces). */
-function envList(value) {
-  return (value ?? "").split("\n").map((s) => s.trim()).filter(Boolean);
-}
-
 /** The core's redaction options, from `options.redact` (false | true | {patterns, allow, allowPatterns}),
  *  else env: AI_RECORDINGS_REDACT=0 turns it off; AI_RECORDINGS_REDACT_PATTERNS, _REDACT_ALLOW and
  *  _REDACT_ALLOW_PATTERNS add newline-separated patterns, allowed literals and allowed patterns. */
 function coreOptions(redact, env) {
+  const s = settingsOf(env);
   const off =
     redact === false ||
     (redact && typeof redact === "object" && redact.enabled === false) ||
-    (redact === undefined && /^(0|false|no|off)$/i.test(env.AI_RECORDINGS_REDACT ?? ""));
+    (redact === undefined && s.redact === false);
   if (off) return { redact: false };
   const given = redact && typeof redact === "object" ? redact : {};
   const out = {
-    redactPatterns: given.patterns ?? given.redactPatterns ?? envList(env.AI_RECORDINGS_REDACT_PATTERNS),
-    allow: given.allow ?? envList(env.AI_RECORDINGS_REDACT_ALLOW),
-    allowPatterns: given.allowPatterns ?? envList(env.AI_RECORDINGS_REDACT_ALLOW_PATTERNS),
+    redactPatterns: given.patterns ?? given.redactPatterns ?? s.redactPatterns,
+    allow: given.allow ?? s.allow,
+    allowPatterns: given.allowPatterns ?? s.allowPatterns,
   };
   if (!out.redactPatterns.length && !out.allow.length && !out.allowPatterns.length) return undefined;
   return out;
@@ -92,16 +90,17 @@ function shallowEqual(a, b) {
 }
 
 /** The core for these options, with its context set for this call. setContext() runs only when an input to the
- *  context changed: the git facts are the same object while nothing changed (context.js), the rest compares as
+ *  context changed: the git facts are the same object while nothing changed (git.js), the rest compares as
  *  plain values, so the common repeated call costs a few comparisons. */
 function prepare(options) {
   const env = envOf(options);
   const slot = coreFor(options);
   const cwd = resolveCwd(options.cwd ?? process.cwd());
   const git = gitContext(cwd, { now: options.now });
-  const session = options.session ?? env.AI_RECORDINGS_SESSION;
-  const model = options.model ?? env.AI_RECORDINGS_MODEL;
-  const agent = options.agent ?? env.AI_RECORDINGS_AGENT;
+  const s = settingsOf(env);
+  const session = options.session ?? s.session;
+  const model = options.model ?? s.model;
+  const agent = options.agent ?? s.agent;
   const capture = options.capture || "cli";
   const last = slot.last;
   if (
@@ -163,8 +162,13 @@ export function record(input, options = {}) {
     if (core.warnings.length) status.optionWarnings = [...core.warnings];
     return status;
   } catch (e) {
-    return { status: "skipped", file: file || safeTarget(options), eid: null, reason: `EINTERNAL: ${e && e.message ? e.message : e}` };
+    return internalFailure(file || safeTarget(options), e);
   }
+}
+
+/** What record() returns when something it did not expect threw: nothing was written. */
+function internalFailure(file, e) {
+  return { status: "skipped", code: "EINTERNAL", file, eid: null, reason: `EINTERNAL: ${e && e.message ? e.message : e}` };
 }
 
 function writeOutcome(outcome, file, options, extraWarnings) {
@@ -173,8 +177,8 @@ function writeOutcome(outcome, file, options, extraWarnings) {
   const w = appendLine(dest, outcome.line, writerOptions(options));
   const warnings = [...(outcome.warnings ?? []), ...extraWarnings, ...(w.warnings ?? [])];
   const status = w.ok
-    ? { status: toQuarantine ? "quarantined" : "recorded", file: dest, eid: outcome.eid }
-    : { status: "skipped", file: dest, eid: null, reason: w.reason };
+    ? { status: toQuarantine ? "quarantined" : "recorded", code: toQuarantine ? (outcome.fallback ? "core-failed" : "quarantined") : "recorded", file: dest, eid: outcome.eid }
+    : { status: "skipped", code: closedCode(w.code), file: dest, eid: null, reason: w.reason };
   if (w.ok && toQuarantine) status.reason = outcome.reason ?? "quarantined by the core";
   if (warnings.length) status.warnings = warnings;
   return status;
@@ -197,14 +201,7 @@ export function fdSource(fd, size, fs = nodeFs) {
     read(off, len) {
       const n = Math.max(0, Math.min(len, size - off));
       if (scratch.length < n) scratch = Buffer.allocUnsafe(Math.max(n, PIECE_BYTES + 4));
-      const buf = scratch;
-      let got = 0;
-      while (got < n) {
-        const r = fs.readSync(fd, buf, got, n - got, off + got);
-        if (r <= 0) break;
-        got += r;
-      }
-      return buf.subarray(0, got);
+      return scratch.subarray(0, readFully(fs, fd, scratch, 0, n, off));
     },
   };
 }
@@ -254,7 +251,7 @@ export function recordSource(source, options = {}) {
       if (w.warnings) warnings.push(...w.warnings);
       if (!w.ok) {
         const reason = i === 0 ? w.reason : `${w.reason} (after ${i} of ${count} pieces were written under eid ${eid})`;
-        return { status: "skipped", file: qfile, eid: null, reason, warnings };
+        return { status: "skipped", code: closedCode(w.code), file: qfile, eid: null, reason, warnings };
       }
     }
     const marker = core.marker(now, eid, count, source.size);
@@ -262,13 +259,13 @@ export function recordSource(source, options = {}) {
     if (w.warnings) warnings.push(...w.warnings);
     const reason = `input of ${source.size} bytes is over the ${SPLIT_ABOVE_BYTES}-byte bound: kept in ${count} pieces in the quarantine file`;
     if (!w.ok) {
-      return { status: "quarantined", file: qfile, eid, reason: `${reason}; the main-file marker was not written: ${w.reason}`, warnings };
+      return { status: "quarantined", code: "oversized", file: qfile, eid, reason: `${reason}; the main-file marker was not written: ${w.reason}`, warnings };
     }
-    const status = { status: "quarantined", file: qfile, eid, reason };
+    const status = { status: "quarantined", code: "oversized", file: qfile, eid, reason };
     if (warnings.length) status.warnings = warnings;
     return status;
   } catch (e) {
-    return { status: "skipped", file: file || safeTarget(options), eid: null, reason: `EINTERNAL: ${e && e.message ? e.message : e}` };
+    return internalFailure(file || safeTarget(options), e);
   }
 }
 
@@ -323,7 +320,7 @@ export function recordFd(fd, options = {}) {
       r.warnings = [...(r.warnings ?? []), why];
       return r;
     }
-    return { status: "skipped", file: safeTarget(options), eid: null, reason: `${(e && e.code) || "EIO"}: ${why}` };
+    return { status: "skipped", code: closedCode((e && e.code) || "EIO"), file: safeTarget(options), eid: null, reason: `${(e && e.code) || "EIO"}: ${why}` };
   } finally {
     if (spool) {
       closeQuietly(fs, spool.fd);
@@ -334,9 +331,4 @@ export function recordFd(fd, options = {}) {
       }
     }
   }
-}
-
-function writeFully(fs, fd, bytes) {
-  let off = 0;
-  while (off < bytes.length) off += fs.writeSync(fd, bytes, off, bytes.length - off);
 }

@@ -7,6 +7,9 @@
 #   bench/redaction.js  redaction throughput through wasm vs the same rules as JS RegExp (Node and Bun)
 #   bench/read.js       record read over a 100 MiB multi-segment fixture, resume from a cursor
 #   bench/hosts.js      hook-mode process time vs a bare runtime start, MCP round trip
+#   bench/export.js     record export into PostgreSQL vs a bare COPY; a rerun with nothing new
+#   bench/recall.js     the recall index over 100,000 entries: build, size, recall in the plugin and as a process, hints
+#   bench/package.js    tarball and installed size; hook start-up from the install in each Node line and Bun
 # Pass --quick for a short smoke run of bench/run.js only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,3 +21,6 @@ node bench/plugin.js
 node bench/redaction.js
 node bench/read.js
 node bench/hosts.js
+node bench/export.js
+node bench/recall.js
+node bench/package.js

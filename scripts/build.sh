@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the core to wasm and generates its JS bindings into plugin/wasm/ (not committed).
 # --target web: the bindings plus an initSync() that plugin/core.js feeds with the .wasm bytes; this is
-# the output that loads both in Node 20 ESM and in Bun (see ../shared/TOOLCHAIN.md).
+# the output that loads both in Node 20 ESM and in Bun (the nodejs and bundler targets fail in one of them).
 # --experimental-reset-state-function: exports __wbg_reset_state(), so a trapped instance is recovered.
-# Then the `record` command (plugin/cli.js with hook mode and the recording path, bindings included; not the
+# Then the `record` command (plugin/cli/index.js with hook mode and the recording path, bindings included; not the
 # read/doctor/mcp subcommands) is bundled into one CommonJS file, plugin/cli.bundle.cjs, and a training run of
 # hook mode writes V8's code cache for it, plugin/cli.bundle.cache (neither committed). plugin/record.cjs, the
 # `record` bin, loads both: see its header for why (Node 20 loads each ES module through its async loader, and
@@ -12,19 +12,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cargo build --quiet --release --target wasm32-unknown-unknown -p recordings-core
-.tools/bin/wasm-bindgen target/wasm32-unknown-unknown/release/recordings_core.wasm \
+.tools/bin/wasm-bindgen "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/recordings_core.wasm" \
   --out-dir plugin/wasm --target web --no-typescript --experimental-reset-state-function
 [ -x node_modules/.bin/esbuild ] || npm install --no-audit --no-fund
 rm -f plugin/recorder.bundle.js plugin/cli.bundle.cache # (recorder.bundle.js: an older build's output)
 # import.meta.url has no CommonJS equivalent: the bundle computes it from __filename (the wasm sits beside it).
-node_modules/.bin/esbuild plugin/cli.js --bundle --platform=node --format=cjs --log-level=warning \
+node_modules/.bin/esbuild plugin/cli/index.js --bundle --platform=node --format=cjs --log-level=warning \
   --banner:js='const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' \
   --define:import.meta.url=__importMetaUrl --outfile=plugin/cli.bundle.cjs
-# The training run: one Claude Code gate failure through hook mode, recorded into a scratch directory.
-scratch="$(mktemp -d)"
-trap 'rm -rf "$scratch"' EXIT
-env -i PATH="$PATH" HOME="$scratch" XDG_STATE_HOME="$scratch/state" AI_RECORDINGS_FILE="$scratch/r.jsonl" \
-  AI_RECORDINGS_CODE_CACHE_OUT=plugin/cli.bundle.cache \
-  node plugin/record.cjs hook claude-code < <(sed -e "s#\${FIXTURE}#$PWD/tests/fixtures/hosts#g" -e "s#\${PROJECT}#$PWD#g" \
-    tests/fixtures/hosts/claude-code/post-tool-use-failure-gate.json)
-grep -q '"gate.failed"' "$scratch/r.jsonl" || { echo "build: the code-cache training run wrote no entry" >&2; exit 1; }
+bash scripts/train-cache.sh node

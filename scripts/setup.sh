@@ -17,3 +17,15 @@ if [ "$have" != "$want" ]; then
   # --locked is left off on purpose: a transitive dependency's locked version is missing from this registry.
   cargo install wasm-bindgen-cli --version "$want" --root .tools --force >&2
 fi
+
+# The supported Node lines, for the test scripts: the node@22 and node@24 npm packages ship the binaries.
+# Installed into .tools/node22 and .tools/node24 (never globally), pinned; each is ~100 MB and installs in seconds
+# from a warm npm cache.
+for line in 22.23.3 24.21.0; do
+  dir=".tools/node${line%%.*}"
+  if [ "$("$dir/node_modules/.bin/node" --version 2>/dev/null)" != "v$line" ]; then
+    echo "setup: installing node@$line into $dir" >&2
+    mkdir -p "$dir"
+    npm install --prefix "$dir" --no-audit --no-fund --no-save --loglevel=error "node@$line" >&2
+  fi
+done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Every test, from a fresh clone: installs what is missing (wasm target, wasm-bindgen CLI, npm packages),
-# builds the wasm, then runs the Rust tests natively and under wasm on Node, the JS suites in Node and
-# in Bun, and the end-to-end suite inside the real opencode.
+# Every test, from a fresh clone: installs what is missing (wasm target, wasm-bindgen CLI, Node 22 and 24, npm
+# packages), builds the wasm, then runs the Rust tests natively and under wasm on Node, the JS suites in Node 22,
+# Node 24, the machine's Node and Bun, the package as packed and installed, and the end-to-end suites inside the
+# real opencode, Claude Code and Codex.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*" >&2; }
@@ -10,8 +11,12 @@ step "install"
 # npm install, not npm ci: opencode-ai lists optional binaries for other platforms that this registry does not
 # serve, so the lock file cannot name them and npm ci refuses it as out of sync.
 [ -x node_modules/.bin/bun ] && [ -x node_modules/.bin/esbuild ] && [ -x node_modules/.bin/opencode ] && [ -x node_modules/.bin/claude ] \
-  && [ -x node_modules/.bin/codex ] && [ -d node_modules/@modelcontextprotocol/sdk ] || npm install --no-audit --no-fund
+  && [ -x node_modules/.bin/codex ] && [ -d node_modules/@modelcontextprotocol/sdk ] && [ -d node_modules/pg-copy-streams ] \
+  && [ -d node_modules/jsonc-parser ] && [ -d node_modules/@rainbowatcher/toml-edit-js ] && [ -d node_modules/diff ] \
+  || npm install --no-audit --no-fund
 bash scripts/build.sh
+# The export suites (tests/js/export*.test.js) start throwaway PostgreSQL clusters of their own.
+bash scripts/postgres.sh >/dev/null
 
 step "rust: format, lints, native tests"
 cargo fmt --check -p recordings-core
@@ -21,11 +26,24 @@ step "rust: wasm32 on node (wasm-bindgen-test)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/.tools/bin/wasm-bindgen-test-runner" \
   cargo test -p recordings-core --target wasm32-unknown-unknown
 
-step "js: node"
-node --test --test-concurrency=1 tests/js/
+# The JS suites in each supported Node line (installed by setup.sh into .tools/), then the machine's own Node,
+# whose code cache the build trained and the steps after this one use. Two files at a time: the suites share no
+# state, and the machine has two cores.
+for runtime in .tools/node22/node_modules/.bin/node .tools/node24/node_modules/.bin/node node; do
+  step "js: node $("$runtime" --version)"
+  bash scripts/train-cache.sh "$runtime" # V8 accepts only a cache its own version wrote
+  "$runtime" --test --test-concurrency=2 tests/js/*.test.js
+done
 step "js: bun"
 node_modules/.bin/bun test --timeout 120000 tests/js/
+step "package: packed from a clean clone, installed without Rust, used in Node 22, 24 and Bun"
+node --test --test-concurrency=1 tests/package/
 step "e2e: the plugin inside the real opencode"
 bash tests/e2e/run.sh
+step "e2e: the packed package loaded by name in the real opencode"
+node --test --test-concurrency=1 tests/e2e/by-name.e2e.test.js
 step "e2e: real Claude Code and Codex with hook mode and the MCP server"
 node --test --test-concurrency=1 tests/hosts/
+# Recall needs SQLite, which the machine's Node 20 lacks: its real-host run goes again under Node 22.
+step "e2e: recall through the real Claude Code under Node 22"
+.tools/node22/node_modules/.bin/node --test --test-concurrency=1 tests/hosts/recall.e2e.test.js

@@ -2,7 +2,7 @@
 //
 // Each sandbox is a temp dir holding an isolated HOME, XDG_* dirs and TMPDIR, and a project that is a git
 // repository with a remote (without a repo opencode takes `/` as the worktree and walks config up to `/`).
-// Facts this relies on are in ../../../shared/OPENCODE.md; the ones that shape the code are noted inline.
+// The facts about opencode that shape the code are noted inline.
 
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";

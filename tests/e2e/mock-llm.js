@@ -2,7 +2,7 @@
 //
 // opencode's `@ai-sdk/openai-compatible` provider POSTs /v1/chat/completions with stream:true. Each reply is an
 // SSE stream of chat.completion.chunk objects: a role chunk, content or tool-call chunks, a finish chunk, a
-// usage chunk with empty choices, then `data: [DONE]` (the shape measured in ../../../shared/OPENCODE.md).
+// usage chunk with empty choices, then `data: [DONE]` (the shape opencode 1.18.33 accepts).
 //
 // Replies are chosen by a script function, called with what a test needs to tell turns apart:
 //   n      — how many assistant messages the request already holds (0 for a session's first turn). Every

@@ -1,6 +1,7 @@
 // Runs the real Claude Code and Codex CLIs (pinned dev dependencies) headless and offline, each in a throwaway
 // sandbox (HOME, config dir, TMPDIR, a git project) against a mock model on 127.0.0.1, with our hook mode and
-// our MCP server configured the way docs/hosts.md tells users to. Facts relied on: ../../../shared/HOSTS.md.
+// our MCP server configured by `record init` as a user would run it (the same entries docs/hosts.md shows:
+// hosts.e2e.test.js compares them).
 
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -35,6 +36,11 @@ export function recordShim(dir) {
   const lines = ["#!/bin/sh", `exec ${shellQuote(process.execPath)} ${shellQuote(CLI)} "$@"`];
   fs.writeFileSync(path.join(bin, "record"), lines.join("\n") + "\n", { mode: 0o755 });
   return bin;
+}
+
+/** `record init ARGS` with `env`, as a user runs it before starting the host; throws unless it exits 0. */
+export function recordInit(args, env, cwd) {
+  return execFileSync(process.execPath, [CLI, "init", ...args], { cwd, env, encoding: "utf8" });
 }
 
 const shellQuote = (s) => (/^[A-Za-z0-9_\/.:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -86,10 +92,6 @@ function baseEnv(d, extra) {
 export async function runClaude(d, prompt, { mockUrl, timeoutMs = 90000, extraEnv = {} } = {}) {
   const configDir = path.join(d.config, "claude");
   fs.mkdirSync(configDir, { recursive: true });
-  // settings.json and the MCP config exactly as docs/hosts.md shows them.
-  fs.writeFileSync(path.join(configDir, "settings.json"), docSnippet("claude-settings"));
-  const mcpConfig = path.join(d.config, "mcp.json");
-  fs.writeFileSync(mcpConfig, docSnippet("claude-mcp"));
   const env = baseEnv(d, {
     PATH: `${recordShim(d.root)}:${process.env.PATH}`,
     ANTHROPIC_BASE_URL: mockUrl,
@@ -101,7 +103,9 @@ export async function runClaude(d, prompt, { mockUrl, timeoutMs = 90000, extraEn
     IS_SANDBOX: "1", // bypass mode refuses to run as root without it
     ...extraEnv,
   });
-  const args = ["-p", prompt, "--output-format", "json", "--dangerously-skip-permissions", "--mcp-config", mcpConfig, "--strict-mcp-config"];
+  // The hooks in $CLAUDE_CONFIG_DIR/settings.json and the server in its .claude.json (user scope).
+  recordInit(["claude-code", "--global"], env, d.project);
+  const args = ["-p", prompt, "--output-format", "json", "--dangerously-skip-permissions"];
   return runProcess(CLAUDE, args, { cwd: d.project, env, timeoutMs });
 }
 
@@ -113,7 +117,7 @@ const tomlString = (s) => JSON.stringify(s); // TOML basic strings share JSON's 
 export async function runCodex(d, prompt, { mockUrl, timeoutMs = 90000, extraEnv = {} } = {}) {
   const home = path.join(d.config, "codex");
   fs.mkdirSync(home, { recursive: true });
-  // The offline provider and switches (shared/HOSTS.md), then our MCP block exactly as docs/hosts.md shows it.
+  // The offline provider and the switches that keep Codex from looking outside; `record init codex` then adds our MCP server and hooks.
   const toml = [
     'model = "mock-model"',
     'model_provider = "mock"',
@@ -138,12 +142,10 @@ export async function runCodex(d, prompt, { mockUrl, timeoutMs = 90000, extraEnv
     `[projects.${tomlString(d.project)}]`,
     'trust_level = "trusted"',
     "",
-    docSnippet("codex-config"),
-    "",
   ].join("\n");
   fs.writeFileSync(path.join(home, "config.toml"), toml);
-  fs.writeFileSync(path.join(home, "hooks.json"), docSnippet("codex-hooks"));
   const env = baseEnv(d, { PATH: `${recordShim(d.root)}:${process.env.PATH}`, CODEX_HOME: home, MOCK_API_KEY: "sk-mock-not-a-secret", ...extraEnv });
+  recordInit(["codex"], env, d.project);
   // Hooks are skipped by `codex exec` unless trusted; the flag stands in for the interactive trust step.
   const args = ["exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", "--json", prompt];
   return runProcess(CODEX, args, { cwd: d.project, env, timeoutMs });

@@ -1,5 +1,5 @@
-// The real Claude Code and Codex CLIs, offline, with our hook mode and our MCP server configured as
-// docs/hosts.md shows. In each scripted session a gate fails (`npm test` exits 3), a subagent finishes, and the
+// The real Claude Code and Codex CLIs, offline, with our hook mode and our MCP server configured by
+// `record init` (which writes what docs/hosts.md shows: the first test holds the two to each other). In each scripted session a gate fails (`npm test` exits 3), a subagent finishes, and the
 // model calls our MCP `record` tool (and in Claude Code's, a Read of a missing file fails); the assertions are
 // on the lines written to the recordings file.
 //
@@ -10,11 +10,12 @@ import { entries } from "../js/helpers.js";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { startAnthropic, startResponses } from "./mock-models.js";
-import { makeSandbox, runClaude, runCodex, cleanup, CLAUDE, CODEX } from "./harness.js";
+import * as path from "node:path";
+import { parse as parseToml } from "@rainbowatcher/toml-edit-js";
+import initToml from "@rainbowatcher/toml-edit-js";
+import { makeSandbox, runClaude, runCodex, cleanup, recordInit, docSnippet, CLAUDE, CODEX } from "./harness.js";
 
-const BRIEF = "SUBAGENT-BRIEF: find why the widget spins; report the cause only.";
-const REPORT = "Subagent report: the widget spins because of a race in spin().";
-const NOTE = "category=discovery | finding: the widget spins | sentiment: relief";
+import { BRIEF, NOTE, REPORT, claudeSession, codexSession } from "./sessions.js";
 
 const has = (bin) => fs.existsSync(bin);
 
@@ -39,17 +40,25 @@ function byTrigger(lines) {
   return out;
 }
 
+test("record init writes the entries docs/hosts.md shows, for Claude Code and Codex", async () => {
+  const d = makeSandbox("hosts-init-");
+  try {
+    const env = { PATH: process.env.PATH, HOME: d.home, CLAUDE_CONFIG_DIR: path.join(d.config, "claude"), CODEX_HOME: path.join(d.config, "codex") };
+    recordInit(["claude-code", "--global"], env, d.project);
+    recordInit(["codex"], env, d.project);
+    const json = (p) => JSON.parse(fs.readFileSync(p, "utf8"));
+    assert.deepEqual(json(path.join(env.CLAUDE_CONFIG_DIR, "settings.json")), JSON.parse(docSnippet("claude-settings")));
+    assert.deepEqual(json(path.join(env.CLAUDE_CONFIG_DIR, ".claude.json")), JSON.parse(docSnippet("claude-mcp")));
+    assert.deepEqual(json(path.join(env.CODEX_HOME, "hooks.json")), JSON.parse(docSnippet("codex-hooks")));
+    await initToml();
+    assert.deepEqual(parseToml(fs.readFileSync(path.join(env.CODEX_HOME, "config.toml"), "utf8")), parseToml(docSnippet("codex-config")));
+  } finally {
+    cleanup(d);
+  }
+});
+
 test("claude-code: gate failure, failed tool and subagent through hook mode, a record call through the MCP server", { skip: !has(CLAUDE) && "claude not installed" }, async () => {
-  const mock = await startAnthropic(({ text, n, body }) => {
-    if (text.includes(BRIEF) && !text.includes("fix the widget")) return { text: REPORT };
-    if (!(body?.tools ?? []).length) return { text: "title" };
-    if (n === 0) return { tool: "Bash", args: { command: "npm test", description: "run the tests" } };
-    // run_in_background:false keeps the subagent in the turn (see shared/HOSTS.md).
-    if (n === 1) return { tool: "Agent", args: { description: "Find the spin bug", prompt: BRIEF, subagent_type: "general-purpose", run_in_background: false } };
-    if (n === 2) return { tool: "mcp__recordings__record", args: { entry: NOTE } };
-    if (n === 3) return { tool: "Read", args: { file_path: "/nonexistent/widget/spin.rs" } };
-    return { text: "All done." };
-  });
+  const mock = await startAnthropic(claudeSession);
   const d = makeSandbox("hosts-claude-");
   try {
     const r = await runClaude(d, "fix the widget", { mockUrl: mock.url });
@@ -98,18 +107,7 @@ test("claude-code: gate failure, failed tool and subagent through hook mode, a r
 });
 
 test("codex: gate failure (exit code from the transcript) and subagent through hook mode, a record call through the MCP server", { skip: !has(CODEX) && "codex not installed" }, async () => {
-  const mock = await startResponses(({ body, inputText, n }) => {
-    if (inputText.includes(BRIEF) && !inputText.includes("fix the widget")) return { text: REPORT };
-    if (n === 0) return { tool: "exec_command", args: { cmd: "npm test" } };
-    if (n === 1) return { tool: "spawn_agent", namespace: "multi_agent_v1", args: { message: BRIEF } };
-    if (n === 2) {
-      const out = body.input.filter((i) => i.type === "function_call_output").at(-1).output;
-      const id = JSON.parse(typeof out === "string" ? out : JSON.stringify(out)).agent_id;
-      return { tool: "wait_agent", namespace: "multi_agent_v1", args: { targets: [id], timeout_ms: 10000 } };
-    }
-    if (n === 3) return { tool: "record", namespace: "mcp__recordings", args: { entry: NOTE } };
-    return { text: "All done." };
-  });
+  const mock = await startResponses(codexSession);
   const d = makeSandbox("hosts-codex-");
   try {
     const r = await runCodex(d, "fix the widget", { mockUrl: mock.url });

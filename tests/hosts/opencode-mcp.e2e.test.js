@@ -1,6 +1,6 @@
 // The MCP server with the real opencode (1.18.33) as its MCP client: the `mcp` block from docs/hosts.md, the
 // plugin not loaded, the model calling the server's tool. Reuses the opencode sandbox and mock LLM of
-// tests/e2e/ (see shared/OPENCODE.md for why they look the way they do).
+// tests/e2e/.
 import { test } from "node:test";
 import { entries } from "../js/helpers.js";
 import assert from "node:assert/strict";

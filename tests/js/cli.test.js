@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { segments } from "../../plugin/writer.js";
+import { segments } from "../../plugin/writer/index.js";
 import { tmpdir, isolatedEnv, runCli, lines, entries, rawMembers, containsInOrder, git, gitRepo, spawnSync, RUNTIME, CLI, canDropPrivileges } from "./helpers.js";
 
 const PLUGIN = path.dirname(CLI);
@@ -134,11 +134,11 @@ test("pure usage errors without entry text exit 2 and write nothing", (t) => {
   assert.equal(fs.existsSync(file), false);
 });
 
-test("--json prints exactly status, file, eid, reason; without it success is silent", () => {
+test("--json prints exactly status, code, file, eid, reason; without it success is silent", () => {
   const { file, env } = setup();
   const r = runCli(["--json", "hello"], { env });
-  assert.deepEqual(Object.keys(r.json), ["status", "file", "eid", "reason"]);
-  assert.deepEqual([r.json.status, r.json.file, r.json.reason], ["recorded", file, null]);
+  assert.deepEqual(Object.keys(r.json), ["status", "code", "file", "eid", "reason"]);
+  assert.deepEqual([r.json.status, r.json.code, r.json.file, r.json.reason], ["recorded", "recorded", file, null]);
   assert.equal(entries(file)[0].eid, r.json.eid);
   const quiet = runCli(["hello again"], { env });
   assert.deepEqual([quiet.code, quiet.stdout, quiet.stderr], [0, "", ""]);
@@ -153,7 +153,7 @@ test("not recorded: exit 0, one short stderr line; --json says skipped with the 
   assert.equal(r.stdout, "");
   assert.equal(r.stderr, `record: not recorded (EISDIR: target is a directory): ${dir}\n`);
   const j = runCli(["--json", "--file", dir, "lost?"], { env });
-  assert.deepEqual(j.json, { status: "skipped", file: dir, eid: null, reason: "EISDIR: target is a directory" });
+  assert.deepEqual(j.json, { status: "skipped", code: "EISDIR", file: dir, eid: null, reason: "EISDIR: target is a directory" });
 });
 
 test("--help documents options, env vars, target resolution and exit status", () => {
@@ -313,6 +313,7 @@ test("without a loadable core the entry is still kept, whole, in quarantine (JS 
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.status, "quarantined");
+  assert.equal(out.code, "core-failed");
   assert.match(out.reason, /^core failed: .*core unavailable/);
   const [e] = entries(path.join(d, "nocore.quarantine.jsonl"));
   assert.equal(e.raw, text);
@@ -332,7 +333,7 @@ test("an edge that cannot even load still tells the caller: skipped with the rea
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.status, "skipped");
-  assert.match(out.reason, /^EINTERNAL: the record command cannot load: .*cli\.js/);
+  assert.match(out.reason, /^EINTERNAL: the record command cannot load: .*cli\/index\.js/);
   assert.match(r.stderr, /record: not recorded: EINTERNAL/);
   assert.equal(fs.existsSync(file), false);
 });
@@ -387,8 +388,9 @@ test("the launcher's code cache: used as built; a rejected or missing one is sai
   assert.match(run(missing, "missing"), /record: code cache missing/);
   assert.doesNotMatch(run(missing, "missing, renewed"), /code cache/);
   assert.deepEqual(fs.readdirSync(missing).filter((f) => f.endsWith(".tmp")), []);
-  // An install this user may not write to (owned by root, run as nobody): no cache is written, nothing else
-  // changes. (Needs root, to switch users.)
+  // An install this user may not write to (owned by root, run as nobody): the cache goes to the user's cache
+  // directory instead, and the next run uses it; nothing is written beside the bundle. (Needs root, to switch
+  // users.)
   if (!canDropPrivileges()) {
     fs.chmodSync(d, 0o755);
     const ro = pluginCopy(d, "read-only", (p) => fs.rmSync(path.join(p, "cli.bundle.cache")));
@@ -396,13 +398,19 @@ test("the launcher's code cache: used as built; a rejected or missing one is sai
     fs.mkdirSync(open, { mode: 0o777 });
     fs.chmodSync(open, 0o777);
     const file = path.join(open, "ro.jsonl");
-    const args = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", RUNTIME, path.join(ro, "record.cjs"), "--json", "--file", file, '{"note":"read-only"}'];
-    const r = spawnSync("setpriv", args, { env: debugEnv, encoding: "utf8" });
-    assert.equal(r.status, 0, r.stderr);
-    assert.equal(JSON.parse(r.stdout).status, "recorded");
-    assert.match(r.stderr, /record: code cache missing/);
+    const xdg = path.join(open, "cache");
+    const asNobody = (note) => {
+      const args = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", RUNTIME, path.join(ro, "record.cjs"), "--json", "--file", file, `{"note":"${note}"}`];
+      const r = spawnSync("setpriv", args, { env: { ...debugEnv, XDG_CACHE_HOME: xdg }, encoding: "utf8" });
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(JSON.parse(r.stdout).status, "recorded");
+      return r.stderr;
+    };
+    assert.match(asNobody("read-only"), new RegExp(`record: code cache missing: ${xdg}/opencode-recordings/cli-[0-9a-f]{8}-v[\\d.]+\\.cache`));
+    assert.equal(fs.readdirSync(path.join(xdg, "opencode-recordings")).filter((f) => f.endsWith(".cache")).length, 1);
+    assert.doesNotMatch(asNobody("read-only, cached"), /code cache/);
     assert.deepEqual(fs.readdirSync(ro).filter((f) => f.startsWith("cli.bundle.cache")), []);
-    assert.equal(entries(file)[0].note, "read-only");
+    assert.deepEqual(entries(file).map((e) => e.note), ["read-only", "read-only, cached"]);
   }
 });
 
@@ -423,7 +431,7 @@ test("record doctor says how the record command starts: bundle and cache used, r
   assert.ok(g.warnings.some((w) => /code cache is rejected by this Node .*a new one is written when a record call/.test(w)), g.warnings.join("\n"));
   assert.equal(doctor(garbage).launcher.cache, "used");
   // Asked without the launcher (the ES modules), doctor compiles the bundle itself to see (and renews nothing).
-  const viaModules = (plugin) => JSON.parse(spawnSync(RUNTIME, [path.join(plugin, "cli.js"), "doctor", "--json"], { env, encoding: "utf8" }).stdout);
+  const viaModules = (plugin) => JSON.parse(spawnSync(RUNTIME, [path.join(plugin, "cli", "index.js"), "doctor", "--json"], { env, encoding: "utf8" }).stdout);
   assert.equal(viaModules(garbage).launcher.cache, "used");
   const garbage2 = pluginCopy(d, "doctor-garbage-2", (p) => fs.writeFileSync(path.join(p, "cli.bundle.cache"), Buffer.alloc(512, 2)));
   assert.equal(viaModules(garbage2).launcher.cache, "rejected");
@@ -437,12 +445,12 @@ test("record doctor says how the record command starts: bundle and cache used, r
   assert.equal(n.problems.some((p) => /code cache|bundle/.test(p)), false);
 });
 
-test("`node plugin/cli.js` (the ES modules, unbundled) is the same command", () => {
+test("`node plugin/cli/index.js` (the ES modules, unbundled) is the same command", () => {
   const { file, q, env } = setup();
-  const r = spawnSync(RUNTIME, [path.join(PLUGIN, "cli.js"), "--json", '{"note":"via the ES modules"}'], { env, encoding: "utf8" });
+  const r = spawnSync(RUNTIME, [path.join(PLUGIN, "cli", "index.js"), "--json", '{"note":"via the ES modules"}'], { env, encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).status, "recorded");
-  const hook = spawnSync(RUNTIME, [path.join(PLUGIN, "cli.js"), "hook", "claude-code"], { env, encoding: "utf8", input: '{"hook_event_name": "PostToolUse", broken' });
+  const hook = spawnSync(RUNTIME, [path.join(PLUGIN, "cli", "index.js"), "hook", "claude-code"], { env, encoding: "utf8", input: '{"hook_event_name": "PostToolUse", broken' });
   assert.equal(hook.status, 0, hook.stderr);
   assert.equal(hook.stdout, "");
   assert.deepEqual(entries(file).map((e) => e.note), ["via the ES modules"]);
@@ -450,7 +458,7 @@ test("`node plugin/cli.js` (the ES modules, unbundled) is the same command", () 
 });
 
 test("a one-entry CLI process loads neither WebCrypto nor the streams stack (Node)", { skip: !!process.versions.bun }, () => {
-  // The cold-start cost of `record` (issue 2: within 1.5x a bare `node -e`): entry ids come from /dev/urandom
+  // The cold-start cost of `record`: entry ids come from /dev/urandom
   // through the JS edge, and node:fs is taken through require(), so Node's lazy crypto and stream modules stay
   // unloaded. A preload script reports what was loaded when the process exits.
   const { d, file, env } = setup();

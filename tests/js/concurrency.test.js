@@ -1,4 +1,4 @@
-// Many real processes appending to one file with rotation at 64 KiB (issue 5):
+// Many real processes appending to one file with rotation at 64 KiB:
 //  1. 8 writers x 1000 entries of 100 B - 256 KiB: every entry exactly once across all segments, every line
 //     parses, eids unique.
 //  2. the same while writers are SIGKILLed at random moments: every line parses (except a fragment torn by
@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
-import { segments, appendLine } from "../../plugin/writer.js";
+import { segments, appendLine } from "../../plugin/writer/index.js";
 import { tmpdir, isolatedEnv, RUNTIME, ROOT } from "./helpers.js";
 
 const CHILD = path.join(ROOT, "tests", "js", "stress-child.js");

@@ -1,12 +1,11 @@
-// `record doctor` (issue 6): where recordings go and why, writability tested without writing, the status
+// `record doctor`: where recordings go and why, writability tested without writing, the status
 // record, counts, versions; exit 0 when healthy, 1 when something is wrong. Runs under node --test and bun test.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { COMMANDS } from "../../plugin/commands.js";
-import { examine, probeAppend } from "../../plugin/doctor.js";
-import { appendLine, statusPath } from "../../plugin/writer.js";
+import { doctor as doctorCommand, examine, probeAppend } from "../../plugin/cli/doctor.js";
+import { appendLine, statusPath } from "../../plugin/writer/index.js";
 import { tmpdir, ROOT, canDropPrivileges, spawnSync, RUNTIME } from "./helpers.js";
 
 const PKG = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
@@ -19,7 +18,7 @@ function envFor(dir, extra = {}) {
 async function doctor(args, env) {
   const out = [];
   const err = [];
-  const code = await COMMANDS.doctor(args, {
+  const code = await doctorCommand(args, {
     stdout: { write: (s) => (out.push(s), true) },
     stderr: { write: (s) => (err.push(s), true) },
     env,
@@ -127,7 +126,7 @@ test("a read-only file, and a directory the user may not write, as an unprivileg
   fs.chmodSync(ro, 0o444);
   const locked = path.join(dir, "locked");
   fs.mkdirSync(locked, { mode: 0o755 });
-  const script = `import("${path.join(ROOT, "plugin", "doctor.js")}").then((m) => {
+  const script = `import("${path.join(ROOT, "plugin", "cli", "doctor.js")}").then((m) => {
     for (const f of process.argv.slice(1)) console.log(JSON.stringify(m.probeAppend(f)));
   })`;
   const r = spawnSync("setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", RUNTIME, "-e", script, ro, path.join(locked, "new", "r.jsonl")], {

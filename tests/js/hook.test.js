@@ -1,4 +1,4 @@
-// Hook mode (`record hook claude-code|codex`, plugin/hook.js): payload → plan tables over the payloads captured
+// Hook mode (`record hook claude-code|codex`, plugin/cli/hook-mode.js): payload → plan tables over the payloads captured
 // from the real Claude Code 2.1.332 and Codex 0.171.0 (tests/fixtures/hosts/) plus hand-written shapes the
 // real runs do not reach; then the command itself in a child process: exit 0, silent stdout, entries and
 // stamps, bounds, redaction, quarantine of what is not a hook event.
@@ -7,13 +7,15 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
-import { planHook, findFromEnd, parseClaudeBashError, runHook } from "../../plugin/hook.js";
-import { LIMITS } from "../../plugin/hooks.js";
+import { planHook, runHook } from "../../plugin/cli/hook-mode.js";
+import { findFromEnd } from "../../plugin/hosts/transcript.js";
+import { parseClaudeBashError } from "../../plugin/hosts/claude-code.js";
+import { LIMITS } from "../../plugin/capture/bound.js";
 import { record } from "../../plugin/recorder.js";
 import { ROOT, RUNTIME, tmpdir, entries, lines, gitRepo } from "./helpers.js";
 
 const FIX = path.join(ROOT, "tests/fixtures/hosts");
-const HOOK = path.join(ROOT, "plugin/hook.js");
+const HOOK = path.join(ROOT, "plugin/cli/hook-mode.js");
 
 /** A fixture payload with its ${FIXTURE}/${PROJECT}/${TRANSCRIPT} placeholders filled in. */
 function payload(rel, vars = {}) {
@@ -89,6 +91,16 @@ test("codex: captured PostToolUse of `npm test` → gate.failed with the exit co
   assert.match(plan.entry.output_tail, /not ok 2 - widget spins/);
   assert.equal(plan.options.model, "mock-model");
   assert.equal(plan.options.session, "01a2267a-59c3-7d80-9098-8e647791092d");
+});
+
+test("codex: a gate's command is classified once per payload", () => {
+  // Hook mode once fed the opencode builder a fake `bash` payload, which classified the command a second time.
+  let tests = 0;
+  const counting = { test: (seg) => (tests++, /^npm\s+test\b/.test(seg)) };
+  const opts = { auto: { subagent: true, gate: true, tool: true }, gatePatterns: [counting] };
+  const plan = planHook("codex", JSON.parse(payload("codex/post-tool-use-gate.json")), { opts });
+  assert.equal(plan.entry.trigger, "gate.failed");
+  assert.equal(tests, 1);
 });
 
 test("codex: captured SubagentStop → subagent.completed with the spawn_agent brief from the parent transcript", () => {
@@ -174,6 +186,19 @@ test("extra gate patterns from env make a command a gate", () => {
 // ---------------------------------------------------------------------------------------------------------
 // Transcript scanning
 
+test("findFromEnd reads what a short read returned, not the rest of its buffer", () => {
+  // The tail reader once ignored readSync's count: a read that came back short left stale bytes in the chunk.
+  const d = tmpdir();
+  const f = path.join(d, "t.jsonl");
+  const rows = [];
+  for (let i = 0; i < 400; i++) rows.push(JSON.stringify({ i, id: `item-${i}` }));
+  fs.writeFileSync(f, rows.join("\n") + "\n");
+  const stingy = { ...fs, readSync: (fd, buf, off, len, pos) => fs.readSync(fd, buf, off, Math.min(len, 97), pos) };
+  for (const i of [399, 250, 3, 0]) {
+    assert.equal(findFromEnd(f, `item-${i}"`, (o) => o.id === `item-${i}`, { fs: stingy })?.i, i, `item ${i}`);
+  }
+});
+
 test("findFromEnd finds the line nearest the end, across chunk boundaries and with a partial last line", () => {
   const d = tmpdir();
   const f = path.join(d, "t.jsonl");
@@ -187,7 +212,7 @@ test("findFromEnd finds the line nearest the end, across chunk boundaries and wi
   assert.equal(findFromEnd(f, "nope", () => true), null);
   assert.equal(findFromEnd(path.join(d, "missing"), "x", () => true), null);
   // A cap on how far back to look.
-  assert.equal(findFromEnd(f, "want", (o) => o.i === 1, 1024), null);
+  assert.equal(findFromEnd(f, "want", (o) => o.i === 1, { maxBytes: 1024 }), null);
 });
 
 // ---------------------------------------------------------------------------------------------------------

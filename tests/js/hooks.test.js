@@ -6,9 +6,16 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import * as h from "../../plugin/hooks.js";
+import * as bound from "../../plugin/capture/bound.js";
+import * as gate from "../../plugin/capture/gate.js";
+import * as options from "../../plugin/capture/options.js";
+import * as recordTool from "../../plugin/capture/record-tool.js";
+import * as state from "../../plugin/capture/state.js";
+import * as opencodeHost from "../../plugin/hosts/opencode.js";
 import { AiRecordingsPlugin } from "../../plugin/opencode.js";
 import { refreshEnv } from "../../plugin/recorder.js";
+
+const h = { ...bound, ...gate, ...options, ...recordTool, ...state, ...opencodeHost };
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const FIXTURES = path.join(ROOT, "tests/fixtures/opencode");

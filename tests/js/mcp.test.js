@@ -9,10 +9,11 @@ import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { clientStamp, parseMcpArgs } from "../../plugin/mcp.js";
+import { missingDriver } from "../../plugin/recall/driver.js";
+import { clientStamp, parseMcpArgs } from "../../plugin/cli/mcp.js";
 import { ROOT, RUNTIME, tmpdir, entries, lines, rawMembers, gitRepo } from "./helpers.js";
 
-const SERVER = path.join(ROOT, "plugin/mcp.js");
+const SERVER = path.join(ROOT, "plugin/cli/mcp.js");
 
 function sandbox() {
   const d = fs.realpathSync(tmpdir("rec-mcp-"));
@@ -35,7 +36,8 @@ test("initialize and tools/list: one `record` tool taking one string `entry`", a
   try {
     assert.equal(client.getServerVersion().name, "opencode-recordings");
     const { tools } = await client.listTools();
-    assert.equal(tools.length, 1);
+    // The recall tool is listed beside it where the runtime has SQLite (tests/js/recall-tool.test.js).
+    assert.deepEqual(tools.map((x) => x.name), missingDriver() ? ["record"] : ["record", "recall"]);
     assert.equal(tools[0].name, "record");
     assert.deepEqual(tools[0].inputSchema.required, ["entry"]);
     assert.equal(tools[0].inputSchema.properties.entry.type, "string");
@@ -217,7 +219,7 @@ test("lines that are not JSON get -32700, non-JSON-RPC gets -32600, and the sess
   await new Promise((r) => setTimeout(r, 30));
   s.write(call.slice(20) + JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" }) + "\n");
   assert.match((await s.reply((r) => r.id === 2)).result.content[0].text, /^recorded /);
-  assert.equal((await s.reply((r) => r.id === 3)).result.tools.length, 1);
+  assert.equal((await s.reply((r) => r.id === 3)).result.tools.length, missingDriver() ? 1 : 2);
   s.child.stdin.end();
   assert.equal(await s.exited, 0);
 });

@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { record, resolveTarget, recordSource, recordFd, bufferSource, SPLIT_ABOVE_BYTES, PIECE_BYTES } from "../../plugin/recorder.js";
-import { fallbackOutcome, newEid, coreLoadError, Core } from "../../plugin/core.js";
+import { fallbackMarker, fallbackOutcome, newEid, coreLoadError, Core } from "../../plugin/core.js";
 import { initSync } from "../../plugin/wasm/recordings_core.js";
-import { segments } from "../../plugin/writer.js";
+import { segments } from "../../plugin/writer/index.js";
 import { tmpdir, lines, entries, rawMembers, containsInOrder, git, gitRepo } from "./helpers.js";
 
 function setup() {
@@ -205,6 +205,22 @@ test("the JS fallback line keeps the input whole and parses", () => {
   assert.match(newEid(), /^[0-9a-f][0-9a-hjkmnp-tv-z]{12}$/);
 });
 
+test("the JS fallback lines follow the core's own layout, stamps included", () => {
+  const ctx = { capture: "cli", stamps: { pwd: "/w", repo: "r", session: "ses_1", model: "p/m" } };
+  const core = new Core();
+  core.setContext(ctx);
+  // The marker: byte for byte the core's (it once left out capture and every stamp).
+  assert.equal(fallbackMarker(1000, "0123456789abc", 3, 99, ctx, "w").line, core.marker(1000, "0123456789abc", 3, 99).line);
+  // A quarantined input: the core's members in the core's order, plus `unredacted`, with the fallback's reason.
+  const input = '{"a": "unterminated';
+  const fromCore = JSON.parse(core.record(input, 1000).line);
+  const fromEdge = JSON.parse(fallbackOutcome(input, 1000, "core failed: x", ctx, { eid: fromCore.eid }).line);
+  assert.equal(fromEdge.unredacted, true);
+  delete fromEdge.unredacted;
+  assert.deepEqual(Object.keys(fromEdge), Object.keys(fromCore));
+  assert.deepEqual({ ...fromEdge, reason: fromCore.reason }, fromCore);
+});
+
 test("recordFd reads a descriptor to the end; a read error part-way still records what arrived", () => {
   const { d, file, opts } = setup();
   const src = path.join(d, "input.txt");
@@ -255,4 +271,29 @@ test("redaction: on by default; off with redact:false or env AI_RECORDINGS_REDAC
   record(input, { ...opts, redact: true, env: { ...opts.env, AI_RECORDINGS_REDACT: "0" } });
   const notes = entries(file).map((e) => e.note.includes(secret));
   assert.deepEqual(notes, [false, true, true, false]);
+});
+
+test("record() says what happened in a closed code", () => {
+  const { d, file, opts } = setup();
+  assert.equal(record('{"note":"fine"}', opts).code, "recorded");
+  assert.equal(record('{"a": "unterminated', opts).code, "quarantined");
+  const big = record(Buffer.alloc(SPLIT_ABOVE_BYTES + 10, 0x61), opts);
+  assert.deepEqual([big.status, big.code], ["quarantined", "oversized"]);
+  const dir = path.join(d, "a-dir");
+  fs.mkdirSync(dir);
+  const skipped = record("x", { ...opts, file: dir });
+  assert.deepEqual([skipped.status, skipped.code], ["skipped", "EISDIR"]);
+  assert.match(skipped.reason, /^EISDIR: /);
+  // An error the writer has no words for is EOTHER, its own code still in the reason.
+  const odd = { ...fs, openSync: () => { const e = new Error("weird"); e.code = "EWEIRD"; throw e; } };
+  const other = record("x", { ...opts, file: path.join(d, "other.jsonl"), fs: odd });
+  assert.deepEqual([other.code, other.reason.split(":")[0]], ["EOTHER", "EWEIRD"]);
+  assert.ok(fs.existsSync(file));
+});
+
+test("recorder.d.ts lists exactly the writer's closed error codes", async () => {
+  const { WRITE_ERROR_CODES } = await import("../../plugin/writer/index.js");
+  const dts = fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), "../../plugin/recorder.d.ts"), "utf8");
+  const union = /export type WriteErrorCode =([^;]*);/.exec(dts)[1];
+  assert.deepEqual([...union.matchAll(/"([A-Z]+)"/g)].map((m) => m[1]).sort(), [...WRITE_ERROR_CODES].sort());
 });

@@ -43,6 +43,15 @@ test("--no-redact and AI_RECORDINGS_REDACT=0 keep secrets as written", () => {
   assert.equal(entries(b.file)[0].note, `key ${AWS_ID}`);
 });
 
+test("every off word of AI_RECORDINGS_REDACT turns redaction off for record TEXT, as for the plugin", () => {
+  // "none" once turned it off in the plugin, hook mode and MCP but not for `record TEXT`.
+  for (const word of ["none", "off", "false", "no", "0", "OFF"]) {
+    const { file, env } = setup({ AI_RECORDINGS_REDACT: word });
+    runCli([`key ${AWS_ID}`], { env });
+    assert.equal(entries(file)[0].note, `key ${AWS_ID}`, `AI_RECORDINGS_REDACT=${word}`);
+  }
+});
+
 test("env lists apply when no flag is given (one entry per line)", () => {
   const { file, env } = setup({ AI_RECORDINGS_REDACT_PATTERNS: "ACME-[0-9]{6}\nBETA-[0-9]+", AI_RECORDINGS_REDACT_ALLOW: AWS_ID });
   runCli([`${TICKET} BETA-9 ${AWS_ID}`], { env });

@@ -1,4 +1,4 @@
-// A secret that straddles two pieces of an oversized input is redacted (issue 18): through record() of
+// A secret that straddles two pieces of an oversized input is redacted: through record() of
 // plugin/recorder.js, which cuts an input over SPLIT_ABOVE_BYTES into ~PIECE_BYTES pieces, and plugin/core.js, which
 // gives the core what a piece held back first with the next one. The pieces in the quarantine file must hold no
 // secret and reassemble to the input with each secret replaced by its marker.
@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { record, SPLIT_ABOVE_BYTES, PIECE_BYTES } from "../../plugin/recorder.js";
 import { coreLoadError } from "../../plugin/core.js";
-import { segments } from "../../plugin/writer.js";
+import { segments } from "../../plugin/writer/index.js";
 import { tmpdir, entries } from "./helpers.js";
 
 // Fake secrets, assembled so that this file does not look like a leak.

@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { appendLine, segments, archiveStamp, quarantinePath } from "../../plugin/writer.js";
+import { appendLine, segments, quarantinePath } from "../../plugin/writer/index.js";
+import { archiveStamp } from "../../plugin/paths.js";
 import { record } from "../../plugin/recorder.js";
 import { tmpdir, lines, spawnSync, RUNTIME } from "./helpers.js";
 

@@ -1,0 +1,170 @@
+// `record hook claude-code` / `record hook codex`: hook mode. The host runs this command with one hook event as
+// JSON on standard input; it writes the automatic entries the opencode plugin writes for the same moments
+// (capture "auto", the host's session_id, cwd, and model where the host gives it):
+//
+//   gate.failed         a gate command (tests, build, lint, ...: the plugin's classifier) exited non-zero.
+//                       Claude Code: PostToolUseFailure of Bash, the exit code parsed from `error`
+//                       ("Exit code 3\n\n<output>"). Codex: PostToolUse of Bash (it fires for failures too), the
+//                       exit code looked up in the session transcript: the `item_completed` line whose item id is
+//                       the hook's `tool_use_id`.
+//   subagent.completed  SubagentStop: the subagent's last message, and the brief it was given (description,
+//                       prompt, type) from the host's own files: Claude's `agent-<id>.meta.json` and the first
+//                       line of the subagent transcript; Codex's spawn_agent item in the parent transcript.
+//   tool.failed         a tool other than Bash failed (Claude: PostToolUseFailure; Codex: the transcript item's
+//                       status is "failed"), or a Bash call failed without running (no exit code: interrupted,
+//                       timed out, refused).
+//
+// The entries are the plugin's (plugin/capture/entries.js, built from the facts plugin/hosts/ reads out of each
+// host's payload), with the same fields, size bounds and gate list. Redaction is the core's.
+//
+// Contract with the host: always exit 0, quickly, and print nothing on stdout (hosts act on hook output: a
+// Stop hook's `{"decision":"block"}` or exit 2 would force another turn) — except, for Claude Code's
+// PostToolUseFailure, the one documented JSON object carrying a recall hint as additionalContext. A payload that is not a hook event
+// (not JSON, not an object, no hook_event_name, or a known event missing its fields) is passed to record()
+// byte for byte, so the core keeps it: broken JSON and non-UTF-8 go to quarantine, anything else is kept as
+// given — never lost. Set AI_RECORDINGS_DEBUG=1 to see what happened on stderr.
+//
+// Fast path: this module does not import the MCP SDK, and loads the recorder (wasm) only when there is an
+// entry to write. Events that call for no entry (a passing command, a non-gate failure) cost a node start.
+
+import { fs, importSibling, isMainModule } from "../builtins.js";
+import { resolveOptions } from "../capture/options.js";
+import { planHook } from "../hosts/hook-events.js";
+import { settingsOf } from "../settings.js";
+import { parseArgs } from "./args.js";
+
+export { HOSTS, planHook } from "../hosts/hook-events.js";
+
+/** How long to wait for the host to close standard input before working with what arrived. */
+const STDIN_TIMEOUT_MS = 10_000;
+/** Payloads bigger than this are not parsed (they go to record() raw, which splits them into quarantine pieces). */
+const MAX_PARSE_BYTES = 64 * 1024 * 1024;
+
+const FLAGS = { "--file": { key: "file" } };
+
+/** Standard input read with blocking reads on fd 0, without creating process.stdin (a stream costs a few ms
+ *  of a hook's start). Returns null when fd 0 cannot be read that way (non-blocking: EAGAIN), so the caller
+ *  falls back to the stream. */
+export function readStdinSync(fd = 0) {
+  const chunks = [];
+  const buf = Buffer.allocUnsafe(256 * 1024);
+  try {
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+    }
+  } catch (e) {
+    if (e.code === "EOF") return Buffer.concat(chunks);
+    if (chunks.length === 0) return null;
+    return Buffer.concat(chunks);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Everything on `stream` as one Buffer; resolves early (with what arrived) after `timeoutMs`. */
+export function readAll(stream, timeoutMs = STDIN_TIMEOUT_MS) {
+  return new Promise((resolve) => {
+    const chunks = [];
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks));
+    };
+    const timer = setTimeout(() => {
+      finish();
+      try {
+        stream.pause?.();
+        stream.destroy?.();
+      } catch {}
+    }, timeoutMs);
+    timer.unref?.();
+    stream.on("data", (c) => chunks.push(typeof c === "string" ? Buffer.from(c) : c));
+    stream.once("end", finish);
+    stream.once("close", finish);
+    stream.once("error", finish);
+  });
+}
+
+/**
+ * Runs hook mode for `host` ("claude-code" or "codex"): reads the payload from `stdin` (a readable stream;
+ * by default fd 0 is read directly), writes what it calls for, and resolves to 0 — always (never rejects). `record` is plugin/recorder.js's record() by default
+ * (a seam for tests); `argv` may carry `--file PATH`.
+ */
+export async function runHook(host, { stdin, env = process.env, stderr, args = [], record, now } = {}) {
+  const debug = settingsOf(env).debug;
+  const say = (msg) => {
+    if (!debug) return;
+    try {
+      // write(2), not the stderr stream, unless a stream was given: the `record` command exits right after
+      // (cli.js runCli), and a stream's queued output would be lost on a pipe where streams write asynchronously.
+      if (stderr) stderr.write(`record hook: ${msg}\n`);
+      else fs.writeSync(2, `record hook: ${msg}\n`);
+    } catch {}
+  };
+  try {
+    const raw = (stdin ? null : readStdinSync()) ?? (await readAll(stdin ?? process.stdin));
+    const fileFlag = parseArgs(args, FLAGS, "lenient").values.file;
+    const opts = resolveOptions(null, env);
+    let plan;
+    let payload;
+    // No payload at all (a host or a person running the command with nothing on stdin): nothing to keep.
+    if (raw.length <= 4096 && /^\s*$/.test(raw.toString("latin1"))) plan = { kind: "none" };
+    else if (raw.length > MAX_PARSE_BYTES) plan = { kind: "raw", why: `payload of ${raw.length} bytes not parsed` };
+    else {
+      try {
+        payload = JSON.parse(raw.toString("utf8"));
+      } catch {
+        payload = undefined;
+      }
+      plan = payload === undefined ? { kind: "raw", why: "not JSON" } : planHook(host, payload, { env, now: now?.() ?? Date.now(), opts });
+    }
+    if (settingsOf(env).exportAfterSession) {
+      const after = await importSibling("./export/after.js");
+      if (after.endsSession(payload)) await after.startExport({ file: fileFlag ?? opts.file, env });
+    }
+    if (plan.kind === "none") {
+      say("nothing to record");
+      return 0;
+    }
+    const rec = record ?? (await import("../recorder.js")).record;
+    const base = { capture: "auto", env, stamps: { client: host } };
+    if (fileFlag) base.file = fileFlag;
+    else if (opts.file) base.file = opts.file;
+    if (opts.redact !== undefined) base.redact = opts.redact;
+    if (now) base.now = now;
+    let status;
+    if (plan.kind === "raw") {
+      say(`keeping the payload as given (${plan.why})`);
+      status = rec(raw, base);
+    } else {
+      const o = { ...base };
+      for (const [k, v] of Object.entries(plan.options)) if (v !== undefined) o[k] = v;
+      status = rec(JSON.stringify(plan.entry), o);
+      // Claude Code reads a PostToolUseFailure hook's additionalContext: a hint from recall, when one matches.
+      if (host === "claude-code" && payload?.hook_event_name === "PostToolUseFailure") {
+        const out = await (await importSibling("./recall/hook.js")).claudeHint(payload, { env, file: base.file });
+        if (out) fs.writeSync(1, out);
+      }
+    }
+    say(`${status?.status} ${status?.eid ?? ""} ${status?.file ?? ""} ${status?.reason ?? ""}`);
+  } catch (e) {
+    say(`internal error: ${e?.stack ?? e}`);
+  }
+  return 0;
+}
+
+/** `record hook HOST [--file PATH]` as argv (the words after `hook`). */
+export function runHookArgs(args, io) {
+  const [host, ...rest] = args;
+  return runHook(host ?? "", { ...io, args: rest });
+}
+
+// `node plugin/cli/hook-mode.js HOST` is the same as `record hook HOST`.
+if (isMainModule(import.meta.url)) {
+  runHookArgs(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,98 @@
+// Catching the index up with the recordings files, through the reader's cursor.
+//
+// Exactly once: each batch is one SQLite transaction that reads the stored cursor, reads the entries after it
+// and stores the new cursor with their rows, so a crash or a second process catching up at the same time can
+// neither skip nor repeat an entry (the second waits for the write lock, then starts from the first one's
+// cursor). The reader's cursor survives rotation and many writers (plugin/read.js). An eid already in the
+// index (a caller who supplied the same `eid` twice) keeps its first entry. Damaged lines are skipped and
+// reported; the quarantine file is never read. The recordings files are only ever read.
+
+import { CursorError, RecordingsReader } from "../read/index.js";
+import { ENTRY_COLUMNS, clear, getMeta, setMeta } from "./schema.js";
+import { rowOf } from "./row.js";
+
+/** Entries per transaction: large enough that commits are a small part of a first build, small enough that
+ *  a concurrent recall waits at most a fraction of a second for the lock. */
+export const BATCH = 2000;
+
+const INSERT_ENTRY = `INSERT OR IGNORE INTO entries (${ENTRY_COLUMNS.join(", ")}) VALUES (${ENTRY_COLUMNS.map(() => "?").join(", ")})`;
+
+/**
+ * Brings the index up to date with `file`. Options: env, cwd, now, fs (for the reader); onProgress({entries,
+ * bytes}) after each batch. Returns { added, duplicates, damaged: [Damage], notes, rebuilt }.
+ */
+export function catchUp(db, file, options = {}) {
+  const out = { added: 0, duplicates: 0, damaged: [], notes: [], rebuilt: false };
+  let bytes = 0;
+  for (let round = 0; ; round++) {
+    db.exec("BEGIN IMMEDIATE");
+    let done = false;
+    try {
+      if (getMeta(db, "file") !== file) {
+        // A new index, or one whose file family changed: everything in it is from elsewhere.
+        if (getMeta(db, "file") !== null) out.rebuilt = true;
+        clear(db);
+        setMeta(db, "file", file);
+      }
+      const reader = readerFrom(db, file, options, out);
+      let n = 0;
+      let last = null;
+      for (const r of reader.records()) {
+        if (insert(db, r)) out.added++;
+        else out.duplicates++;
+        bytes += r.length;
+        last = r.cursor;
+        if (++n >= BATCH) break;
+      }
+      done = n < BATCH;
+      out.damaged.push(...reader.damage);
+      for (const note of reader.notes) if (!out.notes.includes(note)) out.notes.push(note);
+      if (done && gone(reader.notes) && !out.rebuilt) {
+        // Segments read before are gone: the files changed under the index, so it is made again from them.
+        clear(db);
+        setMeta(db, "file", file);
+        out.rebuilt = true;
+        out.added = 0;
+        done = false;
+      } else {
+        setMeta(db, "cursor", done ? reader.cursor : last);
+      }
+      db.exec("COMMIT");
+    } catch (e) {
+      try {
+        db.exec("ROLLBACK");
+      } catch {}
+      throw e;
+    }
+    options.onProgress?.({ entries: out.added, bytes });
+    if (done) return out;
+  }
+}
+
+function gone(notes) {
+  return notes.some((n) => /are gone|are missing/.test(n));
+}
+
+function readerFrom(db, file, options, out) {
+  const base = { file, env: options.env, cwd: options.cwd, now: options.now, fs: options.fs };
+  try {
+    return new RecordingsReader({ ...base, since: getMeta(db, "cursor") });
+  } catch (e) {
+    if (!(e instanceof CursorError)) throw e;
+    // A cursor this reader cannot use (another version wrote it): start again from the files.
+    clear(db);
+    setMeta(db, "file", file);
+    out.rebuilt = true;
+    return new RecordingsReader({ ...base, since: null });
+  }
+}
+
+function insert(db, r) {
+  const row = rowOf(r.entry, r.text);
+  const res = db.run(INSERT_ENTRY, ...row.values);
+  if (Number(res.changes) === 0) return false;
+  const id = Number(res.lastInsertRowid);
+  db.run("INSERT INTO fts (rowid, body, names) VALUES (?, ?, ?)", id, row.body, row.names);
+  for (const eid of row.refs) db.run("INSERT INTO refs (id, eid) VALUES (?, ?)", id, eid);
+  return true;
+}

@@ -1,0 +1,97 @@
+// How hits read: one short line each (eid, day, kind, the first line of what it says) inside a byte budget,
+// or one JSON object each holding the stored line unchanged.
+
+/** The member whose first line stands for an entry, first that is a non-empty string. */
+const TEXT_KEYS = ["lesson", "finding", "note", "summary", "title", "message", "error", "result", "description", "raw", "value"];
+const TEXT_CHARS = 160;
+
+function parse(line) {
+  try {
+    const v = JSON.parse(line);
+    return v && typeof v === "object" ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+function firstLine(s, max = TEXT_CHARS) {
+  const t = String(s).split("\n").map((l) => l.trim()).find(Boolean) ?? "";
+  return t.length > max ? t.slice(0, max - 1).trimEnd() + "…" : t;
+}
+
+/** What an entry says, in one line: its lesson (or finding, note, ...); an automatic failure's command and
+ *  the first line of its output that names an error. */
+export function gist(entry) {
+  for (const k of TEXT_KEYS) if (typeof entry[k] === "string" && entry[k].trim()) return firstLine(entry[k]);
+  if (typeof entry.command === "string") {
+    const out = typeof entry.output_tail === "string" ? entry.output_tail.split("\n") : [];
+    const err = out.find((l) => /error|fail|panic|not found|cannot/i.test(l)) ?? "";
+    return firstLine(`${firstLine(entry.command, 80)}${entry.exit !== undefined ? ` (exit ${entry.exit})` : ""}${err ? `: ${err.trim()}` : ""}`);
+  }
+  return "(no text)";
+}
+
+function label(e) {
+  for (const k of ["kind", "trigger", "category", "capture"]) if (typeof e[k] === "string" && e[k]) return e[k];
+  return "entry";
+}
+
+/** One hit as a short line: `eid  day  kind  text`, plus its repo when it is not the one worked in. */
+export function hitLine(hit, { gitDir } = {}) {
+  const e = parse(hit.line);
+  const day = typeof e.ts === "string" ? e.ts.slice(0, 10) : "-";
+  const repo = gitDir && hit.git_dir !== gitDir && typeof e.repo === "string" ? `  [${e.repo}]` : "";
+  return `${hit.eid ?? "-"}  ${day}  ${label(e)}  ${gist(e)}${repo}`;
+}
+
+function relatedLines(hit, indent) {
+  const out = [];
+  for (const c of hit.correctedBy ?? []) out.push(`${indent}↳ corrected by ${shortRef(c)}`);
+  for (const c of hit.corrects ?? []) out.push(`${indent}↳ corrects ${shortRef(c)}`);
+  return out;
+}
+
+function shortRef(h) {
+  const e = parse(h.line);
+  return `${h.eid} (${typeof e.ts === "string" ? e.ts.slice(0, 10) : "-"}): ${gist(e)}`;
+}
+
+const bytes = (s) => Buffer.byteLength(s, "utf8");
+
+/**
+ * Short lines for hits, at most `budget` bytes in all (a hit is left out whole, with its corrections, rather
+ * than cut); the last line says how many were left out. Returns the text ("" for no hits).
+ */
+export function formatHits(hits, { budget = 2048, gitDir, more = "use --json or a larger --budget" } = {}) {
+  const out = [];
+  let used = 0;
+  let shown = 0;
+  for (const h of hits) {
+    const block = [hitLine(h, { gitDir }), ...relatedLines(h, "    ")].join("\n") + "\n";
+    if (used + bytes(block) > budget) break;
+    out.push(block);
+    used += bytes(block);
+    shown++;
+  }
+  if (shown < hits.length) out.push(`… ${hits.length - shown} more (${more})\n`);
+  return out.join("");
+}
+
+/** One JSON line per hit: the stored line unchanged as `entry`, its score, and the stored lines of the
+ *  entries that correct it or that it corrects. */
+export function jsonHits(hits) {
+  return hits
+    .map((h) => {
+      const rel = (xs) => `[${(xs ?? []).map((x) => x.line).join(",")}]`;
+      return `{"score":${Number(h.score.toFixed(4))},"entry":${h.line},"corrected_by":${rel(h.correctedBy)},"corrects":${rel(h.corrects)}}\n`;
+    })
+    .join("");
+}
+
+/** A hint for a failure: a heading and the hits' lines, at most `budget` bytes. "" when there are none. */
+export function formatHint(hits, { budget = 1024 } = {}) {
+  if (!hits.length) return "";
+  const head = "[recordings] Past entries from this repository that match this failure (record show EID for one in full):\n";
+  const body = formatHits(hits, { budget: budget - bytes(head), more: "recall for the rest" });
+  return body && !body.startsWith("… ") ? head + body.trimEnd() : "";
+}

@@ -1,0 +1,47 @@
+// Opening the recall index of a recordings file: where it lives (plugin/paths.js indexPath), with which driver
+// (driver.js), in which shape (schema.js). The index is private to the user like the recordings themselves.
+
+import { fs as nodeFs, path } from "../builtins.js";
+import { indexPath, resolveTarget } from "../paths.js";
+import { loadDriver } from "./driver.js";
+import { prepare } from "./schema.js";
+import { catchUp } from "./build.js";
+
+/**
+ * Opens (creating when needed) the index of the recordings file that `options` resolve to ({file, env, cwd}
+ * as for the recorder). Throws RecallUnavailable where the runtime has no SQLite. An index of another schema
+ * version, or a file SQLite cannot read, is removed and made again: it holds nothing the files do not.
+ */
+export async function openIndex(options = {}) {
+  const open = await loadDriver();
+  const file = resolveTarget(options).file;
+  const where = options.indexPath ?? indexPath(file, options);
+  nodeFs.mkdirSync(path.dirname(where), { recursive: true, mode: 0o700 });
+  let db = null;
+  for (let attempt = 0; ; attempt++) {
+    let unusable = false;
+    try {
+      nodeFs.closeSync(nodeFs.openSync(where, "a", 0o600));
+      db = open(where);
+      if (prepare(db)) break;
+      unusable = true;
+    } catch (e) {
+      // Only a file that is not an index of ours is replaced; a busy or unwritable one is the caller's error.
+      unusable = /not a database|malformed/i.test(e?.message ?? "");
+      if (!unusable || attempt > 0) throw e;
+    }
+    try {
+      db?.close();
+    } catch {}
+    db = null;
+    if (!unusable || attempt > 0) throw new Error(`the recall index ${where} cannot be used`);
+    for (const suffix of ["", "-wal", "-shm"]) nodeFs.rmSync(where + suffix, { force: true });
+  }
+  return {
+    db,
+    file,
+    path: where,
+    catchUp: (o = {}) => catchUp(db, file, { env: options.env, cwd: options.cwd, ...o }),
+    close: () => db.close(),
+  };
+}

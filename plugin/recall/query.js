@@ -1,0 +1,66 @@
+// Any text → the words a recall searches for. Nothing a user or a failing command types is interpreted: FTS5
+// operators (AND, NEAR, *, ^, column filters) and quotes become plain words or vanish, and every word is
+// quoted, so no query can fail to parse.
+
+import { commandsNamed, filesIn } from "../columns.js";
+import { PLACEHOLDER_WORD } from "./schema.js";
+
+/** The most words one query keeps (a failure's output can hold thousands). */
+export const MAX_TERMS = 48;
+
+// Words too common in any English sentence to say what an entry is about.
+const STOP = new Set(
+  ("a an and are as at be been but by can could did do does doing for from had has have how i if in into is it its " +
+    "me my no not of on or our so than that the their them then there these they this to too up us was we were what " +
+    "when where which while who why will with would you your").split(" "),
+);
+
+// Letters, digits and combining marks: what SQLite's unicode61 tokenizer keeps together as one token.
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+
+/** The distinct words of `text` worth searching for, lower-cased, in order, at most `max`: no stop words, no
+ *  single characters, no short or very long bare numbers (line and column numbers, timings, sizes; a port or
+ *  an error number stays). */
+export function wordsOf(text, max = MAX_TERMS) {
+  const out = [];
+  if (typeof text !== "string") return out;
+  for (const m of text.matchAll(WORD)) {
+    const w = m[0].toLowerCase();
+    if (w.length < 2 || STOP.has(w) || w === PLACEHOLDER_WORD || /^\d{1,3}$|^\d{7,}$/.test(w) || out.includes(w)) continue;
+    out.push(w);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/** An FTS5 MATCH expression: any of the words, each a quoted string (they hold only letters and digits). */
+export function matchExpression(words) {
+  return words.map((w) => `"${w}"`).join(" OR ");
+}
+
+/** What a recall looks for: its words, and the files and commands it names (for the boosts). */
+export function parseQuery(text) {
+  const t = typeof text === "string" ? text : text == null ? "" : String(text);
+  return { words: wordsOf(t), files: filesIn(t), commands: commandsNamed(t) };
+}
+
+// Lines of a tool's output that say what went wrong (tested with the files named in them taken out, so a
+// `fail.js` or `errors.rs` in a path does not count).
+const ERROR_LINE = /\b(?:error|fail|panic|exception|traceback|cannot|can't|could not|unable|not found|no such|undefined|denied|refused|timed? ?out|missing|invalid|unexpected|expected|mismatch|assert|abort|not ok)|EADDRINUSE|ENOENT|EACCES|[✗✕×]/i;
+// A path with a directory part: named as a file for the boosts, not as words (src, lib, test say nothing).
+const PATHISH = /(?:[\w@.+-]*\/)+[\w@.+-]+(?:[:(]\d+(?:[,:]\d+)*\)?)?/g;
+
+/** What a failure looks for: the words of its error lines (or, when none say so, its last lines) without the
+ *  paths in them, and the files and commands of the whole failure. `failure` = { command, output, error }. */
+export function failureQuery(failure = {}) {
+  const text = [failure.error, failure.output].filter((x) => typeof x === "string").join("\n");
+  const all = text.split("\n");
+  let errs = all.filter((l) => ERROR_LINE.test(filesIn(l).reduce((t, f) => t.split(f).join(" "), l)));
+  if (!errs.length) errs = all.filter((l) => l.trim()).slice(-8);
+  const command = typeof failure.command === "string" ? failure.command : "";
+  return {
+    words: wordsOf(errs.join("\n").replace(PATHISH, " ")),
+    files: filesIn(text).concat(filesIn(command)).slice(0, 32),
+    commands: commandsNamed(command),
+  };
+}

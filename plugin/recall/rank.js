@@ -1,0 +1,68 @@
+// How recall orders and cuts its hits. Pure: numbers in, numbers out; the tables in tests/js/recall-rank.test.js
+// hold what these weights must achieve on realistic entries.
+//
+// The text score is FTS5's BM25, made comparable across queries and index sizes:
+//  - a recall's `relevance` is the BM25 score over the best a one-occurrence match of every query word could
+//    score (the sum of their IDFs), so it reads as "how much of what was asked this entry covers";
+//  - a hint's `evidence` is the BM25 score in units of one word seen in a single entry, so it reads as "how
+//    many rare words of the failure this entry shares" (a failure's text is long; coverage of it means little).
+// Then boosts for what matters here, multiplied in.
+
+/** BM25 column weights: the files and commands an entry names count twice its prose. */
+export const COLUMN_WEIGHTS = [1, 2];
+
+export const BOOSTS = {
+  /** An entry from another repository than the one worked in (scope "all") counts this share. */
+  otherRepo: 0.75,
+  /** Per file named by both the query and the entry (two at most). */
+  sharedFile: 0.3,
+  /** Per command named by both (two at most). */
+  sharedCommand: 0.2,
+  /** An entry someone wrote on purpose (an agent's or a person's lesson), over an automatic capture. */
+  written: 1.3,
+  /** Recency: an entry keeps this share of its score however old... */
+  oldFloor: 0.7,
+  /** ...and the rest halves every this many days. */
+  halfLifeDays: 90,
+};
+
+/** A recall shows hits whose boosted relevance reaches this. */
+export const MIN_RELEVANCE = 0.5;
+/** A hint needs this much boosted evidence: about one and a half words that only one entry has. */
+export const MIN_EVIDENCE = 1.5;
+
+/** FTS5's IDF of a word found in `n` of `total` entries (the same formula as its bm25(), floored as it is). */
+export function idf(total, n) {
+  const v = Math.log((total - n + 0.5) / (n + 0.5));
+  return v > 0 ? v : 1e-6;
+}
+
+/** The best BM25 a query of words with these document counts can reach at one occurrence of each. */
+export function ideal(total, counts) {
+  return counts.reduce((s, n) => s + idf(total, n), 0);
+}
+
+function shared(a, b) {
+  if (!a.length || !b.length) return 0;
+  let n = 0;
+  const base = (f) => f.replace(/^.*\//, "");
+  for (const x of a) if (b.some((y) => y === x || base(y) === base(x))) n++;
+  return Math.min(2, n);
+}
+
+/**
+ * The factor a hit's text score is multiplied by. `hit` = { git_dir, capture, t, files: [], commands: [] };
+ * `query` = { files: [], commands: [] }; `context` = { gitDir, now }.
+ */
+export function boost(hit, query, context) {
+  let f = 1;
+  if (context.gitDir && hit.git_dir !== context.gitDir) f *= BOOSTS.otherRepo;
+  f *= 1 + BOOSTS.sharedFile * shared(query.files, hit.files);
+  f *= 1 + BOOSTS.sharedCommand * shared(query.commands, hit.commands);
+  if (hit.capture && hit.capture !== "auto") f *= BOOSTS.written;
+  if (typeof hit.t === "number" && typeof context.now === "number") {
+    const days = Math.max(0, (context.now - hit.t) / 86_400_000);
+    f *= BOOSTS.oldFloor + (1 - BOOSTS.oldFloor) * Math.pow(0.5, days / BOOSTS.halfLifeDays);
+  }
+  return f;
+}

@@ -1,0 +1,94 @@
+// The recall index's tables. The index is derived: every row comes from a line of the recordings files, and
+// deleting the file loses nothing (the next recall rebuilds it). One table shape with the exported database:
+// the common columns of plugin/columns.js beside each entry's exact line.
+//
+//   entries  one row per entry: its eid (unique), its line exactly as stored, the common columns, the files
+//            and commands it names (one per line), its time in milliseconds (for recency)
+//   fts      FTS5 over what the entry says and the names it contains; contentless (the line is in entries)
+//   vocab    how many entries each term occurs in, for weighting query terms
+//   refs     eid-like words an entry contains: an entry that names an earlier one's eid corrects or extends it
+//   meta     the reader's cursor (where catching up resumes) and the recordings file the index is of
+
+import { COLUMNS } from "../columns.js";
+
+/** Bumped when the tables change; an index of another version is rebuilt from the files. */
+export const SCHEMA_VERSION = 2;
+
+export const ENTRY_COLUMNS = ["eid", "line", ...COLUMNS, "files", "commands", "t"];
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS entries (
+  id INTEGER PRIMARY KEY,
+  eid TEXT UNIQUE,
+  line TEXT NOT NULL,
+  ${COLUMNS.map((c) => `${c} TEXT`).join(",\n  ")},
+  files TEXT,
+  commands TEXT,
+  t INTEGER
+);
+CREATE INDEX IF NOT EXISTS entries_git_dir ON entries (git_dir);
+CREATE INDEX IF NOT EXISTS entries_session ON entries (session);
+CREATE TABLE IF NOT EXISTS refs (id INTEGER NOT NULL, eid TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS refs_eid ON refs (eid);
+CREATE INDEX IF NOT EXISTS refs_id ON refs (id);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (body, names, content='', tokenize='porter unicode61');
+CREATE TABLE IF NOT EXISTS df (term TEXT PRIMARY KEY, doc INTEGER NOT NULL, total INTEGER NOT NULL) WITHOUT ROWID;
+CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab (fts, row);
+`;
+
+/** Placeholder rows in fts (negative rowids, no entry): FTS5's IDF, log((N - n + 0.5) / (n + 0.5)), is zero
+ *  for a word in half the entries, which in a young index of a few entries is every word. These rows hold one
+ *  word no query keeps (query.js drops it), at about an agent note's length, so a young index ranks like an
+ *  older one and an old one is unchanged. */
+export const PLACEHOLDERS = 64;
+export const PLACEHOLDER_WORD = "zzrecallplaceholderzz";
+
+function addPlaceholders(db) {
+  const body = Array(24).fill(PLACEHOLDER_WORD).join(" ");
+  for (let i = 1; i <= PLACEHOLDERS; i++) db.run("INSERT INTO fts (rowid, body, names) VALUES (?, ?, '')", -i, body);
+}
+
+/** How long a process waits for another's write transaction (a catch-up batch takes well under a second). */
+export const BUSY_MS = 30_000;
+
+/** Prepares an open database: WAL (readers never wait for a catching-up writer), a busy timeout (two
+ *  processes catching up at once take turns), and the tables. Returns false when the file holds an index
+ *  of another version (the caller starts it afresh). */
+export function prepare(db) {
+  db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  const version = db.get("PRAGMA user_version")?.user_version ?? 0;
+  if (version !== 0 && version !== SCHEMA_VERSION) return false;
+  if (version === 0) {
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      if ((db.get("PRAGMA user_version")?.user_version ?? 0) === 0) {
+        db.exec(DDL);
+        addPlaceholders(db);
+        db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      }
+      db.exec("COMMIT");
+    } catch (e) {
+      db.exec("ROLLBACK");
+      throw e;
+    }
+  }
+  return true;
+}
+
+export function getMeta(db, key) {
+  return db.get("SELECT value FROM meta WHERE key = ?", key)?.value ?? null;
+}
+
+export function setMeta(db, key, value) {
+  db.run("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value);
+}
+
+/** Empties every table (inside the caller's transaction): the index starts again from the files. */
+export function clear(db) {
+  db.exec("DELETE FROM entries; DELETE FROM refs; DELETE FROM meta; DELETE FROM df;");
+  db.exec("INSERT INTO fts (fts) VALUES ('delete-all')");
+  addPlaceholders(db);
+}

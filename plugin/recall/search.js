@@ -1,0 +1,209 @@
+// Finding past entries: the candidates FTS5 ranks by BM25, scored by rank.js, cut at a threshold, each shown
+// with the entries that correct it or that it corrects (an entry that names another's eid).
+
+import { parseQuery, matchExpression } from "./query.js";
+import { BUSY_MS, PLACEHOLDERS } from "./schema.js";
+import { COLUMN_WEIGHTS, MIN_EVIDENCE, MIN_RELEVANCE, boost, ideal, idf } from "./rank.js";
+
+/** Candidates read from FTS5 before scoring: the boosts reorder within them, they do not reach past them. */
+const CANDIDATES = 200;
+
+const COLS = "e.id, e.eid, e.line, e.git_dir, e.session, e.capture, e.t, e.files, e.commands, e.kind, e.trigger, e.ts, e.repo";
+// The entries that name a hit's eid, and the entries whose eid the hit names.
+const CORRECTED_BY = `SELECT ${COLS} FROM refs r JOIN entries e ON e.id = r.id WHERE r.eid = ? ORDER BY e.id`;
+const CORRECTS = `SELECT ${COLS} FROM refs r JOIN entries e ON e.eid = r.eid WHERE r.id = ? ORDER BY e.id`;
+
+/** A word in more than this share of the entries (and in more than COMMON_FLOOR) is left out of the scored
+ *  match: its IDF is small, and scoring it would mean scoring most of the index. */
+export const COMMON_SHARE = 0.02;
+export const COMMON_FLOOR = 200;
+/** At most this many words (the rarest) go into the scored match. */
+export const MATCH_WORDS = 16;
+/** When every word is common: the newest entries holding all of them, this many at most. */
+const COMMON_CANDIDATES = 400;
+
+/** Document counts of the words, as FTS5 stems them (the query's words go through the same tokenizer in a
+ *  scratch table, so "failing" is counted as "fail"). Counts come from the df table while the index has not
+ *  grown by a tenth since they were taken, else from vocab (stored back when the index can be written).
+ *  Returns { total, stems, counts } in the words' order. */
+function documentCounts(db, words) {
+  db.exec(
+    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.q USING fts5 (x, tokenize='porter unicode61');" +
+      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.qv USING fts5vocab (temp, q, instance);",
+  );
+  db.exec("DELETE FROM temp.q");
+  db.run("INSERT INTO temp.q (rowid, x) VALUES (1, ?)", words.join(" "));
+  const stems = new Array(words.length).fill(null);
+  for (const r of db.all("SELECT term, offset FROM temp.qv")) if (r.offset < stems.length) stems[r.offset] = r.term;
+  const total = Number(db.get("SELECT max(id) n FROM entries")?.n ?? 0) + PLACEHOLDERS;
+  const fresh = [];
+  const counts = stems.map((s) => {
+    if (s === null) return 0;
+    const cached = db.get("SELECT doc, total FROM df WHERE term = ?", s);
+    if (cached && total <= cached.total * 1.1) return Number(cached.doc);
+    const doc = Number(db.get("SELECT doc FROM vocab WHERE term = ?", s)?.doc ?? 0);
+    fresh.push([s, doc]);
+    return doc;
+  });
+  if (fresh.length) remember(db, fresh, total);
+  return { total, stems, counts };
+}
+
+/** Stores counts in df without waiting: when another process is writing the index, they are counted again
+ *  next time rather than holding up this search. */
+function remember(db, fresh, total) {
+  try {
+    db.exec("PRAGMA busy_timeout = 0");
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      for (const [term, doc] of fresh) {
+        db.run("INSERT INTO df (term, doc, total) VALUES (?, ?, ?) ON CONFLICT (term) DO UPDATE SET doc = excluded.doc, total = excluded.total", term, doc, total);
+      }
+      db.exec("COMMIT");
+    } catch {
+      db.exec("ROLLBACK");
+    }
+  } catch {
+    // busy: not stored
+  } finally {
+    db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
+  }
+}
+
+/** What to match: { rare: [{w, n}] } to score with BM25 — the found words that are not common, the rarest
+ *  first — or { all: [words] } when every found word is common, or null when none is found. */
+function matchOf(words, counts, total) {
+  const found = words.map((w, i) => ({ w, n: counts[i] })).filter((x) => x.n > 0);
+  const common = Math.max(COMMON_FLOOR, total * COMMON_SHARE);
+  const rare = found.filter((x) => x.n <= common).sort((a, b) => a.n - b.n).slice(0, MATCH_WORDS);
+  if (rare.length) return { rare };
+  if (!found.length) return null;
+  return { all: found.slice(0, MATCH_WORDS).map((x) => x.w) };
+}
+
+/** The conditions on entries (alias e) for a search's options: written entries only (`written`), the scope's
+ *  repository, the current session left out. */
+function filters(options, written) {
+  const where = written ? ["e.capture IS NOT 'auto'"] : [];
+  const params = [];
+  if ((options.scope ?? "repo") === "repo" && options.gitDir) {
+    where.push("e.git_dir = ?");
+    params.push(options.gitDir);
+  }
+  if (options.session && !options.includeSession) {
+    where.push("e.session IS NOT ?");
+    params.push(options.session);
+  }
+  return { where, params };
+}
+
+function lines(v) {
+  return typeof v === "string" && v ? v.split("\n") : [];
+}
+
+function hitOf(r) {
+  return { ...r, files: lines(r.files), commands: lines(r.commands) };
+}
+
+/**
+ * Ranks entries for `text` (or a query made by query.js). Options: scope "repo" (default; entries whose git_dir is `gitDir`) or "all";
+ * gitDir; session (the current one, left out unless includeSession); limit (default 10); now; mode "recall"
+ * (cut at MIN_RELEVANCE) or "hint" (cut at MIN_EVIDENCE); min (another cut). Returns { hits, words } where
+ * each hit is { eid, line, score, corrects: [hit], correctedBy: [hit], ... } best first.
+ */
+export function search(db, text, options = {}) {
+  const q = typeof text === "object" && text !== null ? text : parseQuery(text);
+  const mode = options.mode ?? "recall";
+  const limit = options.limit ?? 10;
+  const now = options.now ?? Date.now();
+  const context = { gitDir: options.gitDir ?? null, now };
+  if (!q.words.length) return { hits: [], words: q.words };
+  const { total, counts } = documentCounts(db, q.words);
+  if (total === PLACEHOLDERS) return { hits: [], words: q.words };
+  const min = options.min ?? (mode === "hint" ? MIN_EVIDENCE : MIN_RELEVANCE);
+  const match = matchOf(q.words, counts, total);
+  if (match === null) return { hits: [], words: q.words };
+  // A hint matches what entries say (not the names they share, which only boost), and only entries someone
+  // wrote: an automatic capture of the same failure is evidence, not advice.
+  const hint = mode === "hint";
+  const { where, params } = filters(options, hint);
+  const expr = match.rare ? matchExpression(match.rare.map((x) => x.w)) : match.all.map((w) => `"${w}"`).join(" AND ");
+  params.unshift(hint ? `body : (${expr})` : expr);
+  // CROSS JOIN keeps FTS as the outer loop: given a plain JOIN, SQLite may walk the repository's entries by
+  // their git_dir index and run the match once per entry (seconds on a large index, against milliseconds).
+  const join = where.length ? `CROSS JOIN entries e ON e.id = f.rowid WHERE ${where.join(" AND ")} ` : "WHERE f.rowid > 0 ";
+  // Rank on the FTS table alone, joining only what the filters need; the lines are read for the top ones. When
+  // every word is common, each candidate holds all of them: the newest are taken, each covering the query.
+  const ranked = match.rare
+    ? db.all(
+        `SELECT f.rowid AS id, f.bm FROM (SELECT rowid, bm25(fts, ${COLUMN_WEIGHTS.join(", ")}) AS bm FROM fts WHERE fts MATCH ?) f ` +
+          `${join}ORDER BY f.bm LIMIT ${CANDIDATES}`,
+        ...params,
+      )
+    : db.all(`SELECT f.rowid AS id, NULL AS bm FROM (SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ${COMMON_CANDIDATES}) f ${join}LIMIT ${CANDIDATES}`, ...params);
+  // The scale of the text score: the best the scored words could reach (recall), one rare word (hint).
+  const unit = hint ? idf(total, 1) : match.rare ? ideal(total, match.rare.map((x) => x.n)) : 1;
+  const bm = new Map(ranked.map((r) => [r.id, r.bm]));
+  const rows = ranked.length ? db.all(`SELECT ${COLS} FROM entries e WHERE e.id IN (${ranked.map(() => "?").join(",")})`, ...ranked.map((r) => r.id)) : [];
+  for (const r of rows) r.bm = bm.get(r.id);
+  const scored = rows
+    .map((r) => {
+      const hit = hitOf(r);
+      hit.text = r.bm === null ? 1 : -r.bm / unit;
+      hit.score = hit.text * boost(hit, q, context);
+      return hit;
+    })
+    .filter((h) => h.score >= min)
+    .sort((a, b) => b.score - a.score || b.id - a.id);
+  const shown = new Set();
+  const hits = [];
+  for (const h of scored) {
+    if (shown.has(h.id)) continue;
+    shown.add(h.id);
+    hits.push(attach(db, h, shown, options));
+    if (hits.length >= limit) break;
+  }
+  return { hits, words: q.words };
+}
+
+/** Adds to a hit the entries that correct it and that it corrects, each shown once in a result. */
+function attach(db, h, shown, options) {
+  h.correctedBy = related(db, CORRECTED_BY, h.eid, shown, options);
+  h.corrects = related(db, CORRECTS, h.id, shown, options);
+  return h;
+}
+
+function related(db, sql, key, shown, options) {
+  if (key === null || key === undefined) return [];
+  const out = [];
+  for (const r of db.all(sql, key)) {
+    if (shown.has(r.id)) continue;
+    if (options.session && !options.includeSession && r.session === options.session) continue;
+    shown.add(r.id);
+    out.push(hitOf(r));
+  }
+  return out;
+}
+
+
+/** Without a query: the newest entries someone wrote (not automatic captures) in the scope, with their
+ *  corrections, newest first. Same options as search; score is 0. */
+export function recent(db, _query, options = {}) {
+  const { where, params } = filters(options, true);
+  const limit = options.limit ?? 10;
+  // Read a few more than asked: entries shown under a correction do not count as hits of their own.
+  const rows = db.all(`SELECT ${COLS} FROM entries e WHERE ${where.join(" AND ")} ORDER BY e.id DESC LIMIT ?`, ...params, limit * 2);
+  const shown = new Set();
+  const hits = [];
+  for (const r of rows) {
+    if (shown.has(r.id) || hits.length >= limit) continue;
+    shown.add(r.id);
+    const h = hitOf(r);
+    h.score = 0;
+    hits.push(attach(db, h, shown, options));
+  }
+  return {
+    hits,
+    words: [],
+  };
+}

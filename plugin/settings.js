@@ -1,0 +1,141 @@
+// The one reader of the AI_RECORDINGS_* environment variables, and the snapshot of the environment the
+// recording path reads. Every surface (CLI, plugin, hook mode, MCP, doctor) takes its settings from here, so a
+// variable means the same thing everywhere.
+
+let snapshot = null;
+
+/** The environment to read: `options.env` when given, else a frozen copy of `process.env` taken once per
+ *  process (each `process.env` read calls into the runtime, and one entry needs a dozen). A process that
+ *  changes its own environment afterwards calls `refreshEnv()`. */
+export function envOf(options) {
+  return options?.env ?? (snapshot ??= Object.freeze({ ...process.env }));
+}
+
+/** Forgets the snapshot of `process.env`, so the next call reads it again. */
+export function refreshEnv() {
+  snapshot = null;
+}
+
+const FALSE = /^(0|false|no|off|none)$/i;
+const TRUE = /^(1|true|yes|on)$/i;
+
+/** A boolean setting: true, false, or undefined when unset, empty or unreadable. */
+export function flag(value) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "boolean") return value;
+  const v = String(value).trim();
+  if (FALSE.test(v)) return false;
+  if (TRUE.test(v)) return true;
+  return undefined;
+}
+
+/** A positive integer setting (a number, or decimal digits), else undefined. */
+export function positiveInt(value) {
+  const n = typeof value === "number" ? value : /^\s*\d+\s*$/.test(String(value ?? "")) ? Number(value) : NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+/** A list setting: one item per line (patterns may hold commas and spaces), blank lines dropped. */
+export function list(value) {
+  if (typeof value !== "string") return [];
+  return value
+    .split("\n")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+const parsed = new WeakMap(); // frozen env → its settings
+
+/**
+ * Every AI_RECORDINGS_* setting of `env`, parsed. Unset or unusable values are undefined (lists: empty), and
+ * each unusable value is named in `problems`, so `record doctor` can say why a setting was ignored.
+ *   file, session, model, agent   strings as given
+ *   maxBytes                      rotation threshold (positive integer)
+ *   sync                          fdatasync after each append (a boolean)
+ *   redact                        false turns redaction off; redactPatterns, allow, allowPatterns are lists
+ *   auto                          false (all automatic triggers off), true (all on), or the list of names on
+ *   gatePatterns                  extra gate commands (regular expressions), a list
+ *   debug                         hook mode says on stderr what it did
+ *   exportUrl                     the PostgreSQL URL `record export` copies into (AI_RECORDINGS_EXPORT_URL)
+ *   exportAfterSession            start `record export` when a session ends (plugin, hook mode)
+ *   machine                       this machine's name in the exported database (AI_RECORDINGS_MACHINE)
+ *   recall                        false turns recall off (the tool, hints; `record recall` says it is off)
+ *   hints                         false turns the hints added to failures off
+ *   indexDir                      where recall indexes live (default under XDG_DATA_HOME)
+ */
+export function settingsOf(env) {
+  const frozen = Object.isFrozen(env);
+  if (frozen) {
+    const hit = parsed.get(env);
+    if (hit !== undefined) return hit;
+  }
+  const problems = [];
+  const str = (name) => {
+    const v = env[name];
+    return typeof v === "string" && v !== "" ? v : undefined;
+  };
+  const bool = (name) => {
+    const v = str(name);
+    const b = flag(v);
+    if (v !== undefined && b === undefined) problems.push(`${name}=${JSON.stringify(v)} is neither on (1, true, yes, on) nor off (0, false, no, off, none): ignored`);
+    return b;
+  };
+  const maxRaw = str("AI_RECORDINGS_MAX_BYTES");
+  const maxBytes = positiveInt(maxRaw);
+  if (maxRaw !== undefined && maxBytes === undefined) problems.push(`AI_RECORDINGS_MAX_BYTES=${JSON.stringify(maxRaw)} is not a positive number of bytes: ignored`);
+  const out = {
+    file: str("AI_RECORDINGS_FILE"),
+    session: str("AI_RECORDINGS_SESSION"),
+    model: str("AI_RECORDINGS_MODEL"),
+    agent: str("AI_RECORDINGS_AGENT"),
+    maxBytes,
+    sync: bool("AI_RECORDINGS_SYNC"),
+    redact: bool("AI_RECORDINGS_REDACT"),
+    redactPatterns: list(env.AI_RECORDINGS_REDACT_PATTERNS),
+    allow: list(env.AI_RECORDINGS_REDACT_ALLOW),
+    allowPatterns: list(env.AI_RECORDINGS_REDACT_ALLOW_PATTERNS),
+    auto: autoOf(str("AI_RECORDINGS_AUTO")),
+    gatePatterns: list(env.AI_RECORDINGS_GATE_PATTERNS),
+    debug: flag(env.AI_RECORDINGS_DEBUG) === true,
+    exportUrl: str("AI_RECORDINGS_EXPORT_URL"),
+    exportAfterSession: bool("AI_RECORDINGS_EXPORT_AFTER_SESSION"),
+    machine: str("AI_RECORDINGS_MACHINE"),
+    recall: bool("AI_RECORDINGS_RECALL"),
+    hints: bool("AI_RECORDINGS_HINTS"),
+    indexDir: str("AI_RECORDINGS_INDEX_DIR"),
+    problems,
+  };
+  if (frozen) parsed.set(env, Object.freeze(out));
+  return out;
+}
+
+/** AI_RECORDINGS_AUTO: "off" (or any false word), "on"/"all" (or any true word), or a comma or space separated
+ *  list of the triggers to run. */
+function autoOf(v) {
+  if (v === undefined) return undefined;
+  const b = flag(v);
+  if (b !== undefined) return b;
+  if (/^\s*all\s*$/i.test(v)) return true;
+  return v.split(/[\s,]+/).filter(Boolean);
+}
+
+/**
+ * The directories other programs keep their files in, as `env` names them (for `record init` and the
+ * launcher's cache): home ($HOME, else the account's), configHome ($XDG_CONFIG_HOME, else ~/.config),
+ * cacheHome ($XDG_CACHE_HOME, else ~/.cache), claudeConfigDir ($CLAUDE_CONFIG_DIR, else ~/.claude),
+ * claudeUserFile (Claude Code's own ~/.claude.json, inside $CLAUDE_CONFIG_DIR when that is set) and
+ * codexHome ($CODEX_HOME, else ~/.codex). Relative values are ignored, as the XDG spec says.
+ */
+export function placesOf(env, homedir) {
+  const abs = (v) => (typeof v === "string" && v.startsWith("/") ? v : undefined);
+  const home = abs(env.HOME) ?? homedir();
+  const claude = abs(env.CLAUDE_CONFIG_DIR);
+  return {
+    home,
+    configHome: abs(env.XDG_CONFIG_HOME) ?? `${home}/.config`,
+    cacheHome: abs(env.XDG_CACHE_HOME) ?? `${home}/.cache`,
+    claudeConfigDir: claude ?? `${home}/.claude`,
+    claudeUserFile: claude ? `${claude}/.claude.json` : `${home}/.claude.json`,
+    codexHome: abs(env.CODEX_HOME) ?? `${home}/.codex`,
+  };
+}

@@ -1,0 +1,51 @@
+// Recall through the real Claude Code, offline: a lesson recorded earlier in the project's repository; then in a
+// scripted session `npm test` fails (the harness's gate: exit 3, "not ok 2 - widget spins"), hook mode adds the
+// hint as the PostToolUseFailure hook's additionalContext, and the model calls our MCP `recall` tool. The
+// assertions are on what the mock model received. Hook mode and the MCP server run under the runtime running
+// this suite (the harness's `record` shim), so recall needs it to have SQLite: Node 22.5+ or Bun.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import { startAnthropic } from "./mock-models.js";
+import { makeSandbox, runClaude, cleanup, CLAUDE } from "./harness.js";
+import { record } from "../../plugin/recorder.js";
+import { missingDriver } from "../../plugin/recall/driver.js";
+
+const LESSON = "lesson: npm test reports 'not ok 2 - widget spins' when the spin fixture is stale; regenerate it with npm run fixtures";
+
+test("the runtime running the hosts suite has SQLite for recall, or says what it needs", { skip: !missingDriver() && "it has" }, () => {
+  assert.match(missingDriver(), /^recall needs SQLite, which Node \S+ does not have: run it with Node 22\.5 or later/);
+});
+
+test("claude-code: a failing gate gets the recall hint as additional context; the MCP recall tool answers", { skip: (!fs.existsSync(CLAUDE) && "claude not installed") || (missingDriver() ?? false) }, async () => {
+  const d = makeSandbox("hosts-recall-");
+  const past = record(LESSON, { file: d.file, env: { HOME: d.home, XDG_STATE_HOME: d.state }, cwd: d.project, session: "ses_earlier", capture: "agent" });
+  assert.equal(past.status, "recorded");
+  const bodies = [];
+  const mock = await startAnthropic(({ n, body }) => {
+    if (!(body?.tools ?? []).length) return { text: "title" };
+    bodies[n] = body;
+    if (n === 0) return { tool: "Bash", args: { command: "npm test", description: "run the tests" } };
+    if (n === 1) return { tool: "mcp__recordings__recall", args: { query: "widget spins fixture" } };
+    return { text: "All done." };
+  });
+  try {
+    const r = await runClaude(d, "fix the widget", { mockUrl: mock.url });
+    assert.equal(r.code, 0, `claude failed: ${r.stderr.slice(-2000)}`);
+    assert.equal(JSON.parse(r.stdout).is_error, false);
+    // After the failed Bash call: the failure and, somewhere in what the model was sent, our hint.
+    const afterBash = JSON.stringify(bodies[1].messages);
+    assert.ok(afterBash.includes("not ok 2 - widget spins"), "the failure reached the model");
+    assert.ok(afterBash.includes("[recordings] Past entries from this repository that match this failure"), afterBash.slice(-3000));
+    assert.ok(afterBash.includes(past.eid));
+    // The hint appears once: the gate's own hook ran once.
+    assert.equal(afterBash.split("[recordings] Past entries").length, 2);
+    // The recall tool's answer went back to the model, starting with the lesson's eid.
+    const results = bodies[2].messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === "tool_result");
+    const answer = results.map((b) => (Array.isArray(b.content) ? b.content.map((c) => c.text ?? "").join("") : String(b.content))).find((t) => t.includes(past.eid));
+    assert.ok(answer && answer.startsWith(`${past.eid}  `), JSON.stringify(results).slice(0, 2000));
+  } finally {
+    await mock.close();
+    cleanup(d);
+  }
+});

@@ -1,0 +1,88 @@
+// The one reader of AI_RECORDINGS_*: each kind of value as a table, and the problems doctor reports.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { flag, list, positiveInt, settingsOf, envOf, refreshEnv } from "../../plugin/settings.js";
+
+test("flag: the on and off words, anything else unset", () => {
+  const cases = [
+    ["0", false], ["false", false], ["no", false], ["off", false], ["none", false], [" OFF ", false],
+    ["1", true], ["true", true], ["yes", true], ["on", true], ["On", true],
+    ["", undefined], ["maybe", undefined], [undefined, undefined], [null, undefined],
+    [true, true], [false, false],
+  ];
+  for (const [v, want] of cases) assert.equal(flag(v), want, JSON.stringify(v));
+});
+
+test("positiveInt: decimal digits or a positive number, nothing else", () => {
+  const cases = [
+    ["1024", 1024], [" 7 ", 7], [4096, 4096],
+    ["0", undefined], ["-5", undefined], ["1e6", undefined], ["16MiB", undefined], ["12.5", undefined],
+    ["", undefined], [undefined, undefined], [0, undefined], [1.5, undefined], [Number.MAX_SAFE_INTEGER + 2, undefined],
+  ];
+  for (const [v, want] of cases) assert.equal(positiveInt(v), want, JSON.stringify(v));
+});
+
+test("list: one item a line, trimmed, blank lines dropped; commas stay inside an item", () => {
+  assert.deepEqual(list("a\n  b , c \n\n"), ["a", "b , c"]);
+  assert.deepEqual(list(undefined), []);
+  assert.deepEqual(list(""), []);
+});
+
+test("settingsOf: every variable, and the unusable ones named in problems", () => {
+  const s = settingsOf({
+    AI_RECORDINGS_FILE: "/x/r.jsonl",
+    AI_RECORDINGS_SESSION: "ses_1",
+    AI_RECORDINGS_MODEL: "p/m",
+    AI_RECORDINGS_AGENT: "build",
+    AI_RECORDINGS_MAX_BYTES: "1e6",
+    AI_RECORDINGS_SYNC: "perhaps",
+    AI_RECORDINGS_REDACT: "none",
+    AI_RECORDINGS_REDACT_PATTERNS: "A\nB",
+    AI_RECORDINGS_REDACT_ALLOW: "x",
+    AI_RECORDINGS_AUTO: "gate, subagent",
+    AI_RECORDINGS_GATE_PATTERNS: "just\\s+check",
+    AI_RECORDINGS_DEBUG: "1",
+  });
+  assert.equal(s.file, "/x/r.jsonl");
+  assert.equal(s.session, "ses_1");
+  assert.equal(s.model, "p/m");
+  assert.equal(s.agent, "build");
+  assert.equal(s.maxBytes, undefined);
+  assert.equal(s.sync, undefined);
+  assert.equal(s.redact, false);
+  assert.deepEqual(s.redactPatterns, ["A", "B"]);
+  assert.deepEqual(s.allow, ["x"]);
+  assert.deepEqual(s.allowPatterns, []);
+  assert.deepEqual(s.auto, ["gate", "subagent"]);
+  assert.deepEqual(s.gatePatterns, ["just\\s+check"]);
+  assert.equal(s.debug, true);
+  assert.equal(s.problems.length, 2);
+  assert.match(s.problems[0], /AI_RECORDINGS_MAX_BYTES="1e6" is not a positive number/);
+  assert.match(s.problems[1], /AI_RECORDINGS_SYNC="perhaps" is neither on/);
+});
+
+test("settingsOf: AI_RECORDINGS_AUTO off, on, all", () => {
+  assert.equal(settingsOf({ AI_RECORDINGS_AUTO: "off" }).auto, false);
+  assert.equal(settingsOf({ AI_RECORDINGS_AUTO: "on" }).auto, true);
+  assert.equal(settingsOf({ AI_RECORDINGS_AUTO: "all" }).auto, true);
+  assert.equal(settingsOf({}).auto, undefined);
+});
+
+test("settingsOf remembers a frozen environment, reads a live one afresh", () => {
+  const frozen = Object.freeze({ AI_RECORDINGS_FILE: "/a" });
+  assert.equal(settingsOf(frozen), settingsOf(frozen));
+  const live = { AI_RECORDINGS_FILE: "/a" };
+  assert.equal(settingsOf(live).file, "/a");
+  live.AI_RECORDINGS_FILE = "/b";
+  assert.equal(settingsOf(live).file, "/b");
+});
+
+test("envOf: options.env when given, else one snapshot until refreshEnv()", () => {
+  const given = { A: "1" };
+  assert.equal(envOf({ env: given }), given);
+  const a = envOf({});
+  assert.equal(envOf({}), a);
+  assert.ok(Object.isFrozen(a));
+  refreshEnv();
+  assert.notEqual(envOf({}), a);
+});
