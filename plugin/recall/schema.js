@@ -52,12 +52,30 @@ function addPlaceholders(db) {
 /** How long a process waits for another's write transaction (a catch-up batch takes well under a second). */
 export const BUSY_MS = 30_000;
 
+const isBusy = (e) => e?.errno === 5 || e?.errcode === 5 || /database is locked|SQLITE_BUSY/.test(e?.message ?? "");
+
+/** Runs `step` again while SQLite answers busy, for up to BUSY_MS. Switching a new file to WAL needs the
+ *  file to itself, and SQLite answers busy at once there, without waiting out the busy timeout, when a
+ *  second process is opening the same new index. */
+function whileBusy(step, { waitMs = BUSY_MS, pauseMs = 10 } = {}) {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const until = Date.now() + waitMs;
+  for (;;) {
+    try {
+      return step();
+    } catch (e) {
+      if (!isBusy(e) || Date.now() >= until) throw e;
+      Atomics.wait(pause, 0, 0, pauseMs);
+    }
+  }
+}
+
 /** Prepares an open database: WAL (readers never wait for a catching-up writer), a busy timeout (two
  *  processes catching up at once take turns), and the tables. Returns false when the file holds an index
  *  of another version (the caller starts it afresh). */
 export function prepare(db) {
   db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
-  db.exec("PRAGMA journal_mode = WAL");
+  whileBusy(() => db.exec("PRAGMA journal_mode = WAL"));
   db.exec("PRAGMA synchronous = NORMAL");
   const version = db.get("PRAGMA user_version")?.user_version ?? 0;
   if (version !== 0 && version !== SCHEMA_VERSION) return false;
