@@ -211,6 +211,11 @@ export const JS_RULES = [
   ["secret-assignment", /\b(?:api|access|secret|private|client|browser|rest|live|write|server)\s+key\s*[:=]\s*["']?([^\s"',;<]{6,})/gi],
   ["secret-assignment", new RegExp(`\\b(?:${vendors().join("|")})(?:[_ -]?(?:api[_ -]?)?key)?["']?\\s*[:=]\\s*["']?([A-Za-z0-9_./+=-]{16,})`, "gi")],
   ["secret-assignment", /\bkey["']?\s*[:=]\s*["']?([A-Za-z0-9+/_-]{20,}={0,2})/gi],
+  // a label and a blank before a quoted literal; the literal after a quoted token in the same list; `_value` after a
+  // vendor's name
+  ["secret-assignment", new RegExp(`\\b(?:${KEYWORDS}|key|${vendors().join("|")})[ \\t]+['"]([A-Za-z0-9_.-]{15,})['"]`, "gi")],
+  ["secret-assignment", /(?<=(?:\bAC[0-9a-f]{32}|\[REDACTED:[a-z0-9-]+\])['"])\s*,\s*['"]([A-Za-z0-9+/=_-]{20,})['"]/g],
+  ["secret-assignment", new RegExp(`\\b(?:${vendors().join("|")})\\b[^\\n]{0,256}?_value["']?\\s*[:=]\\s*["']?([A-Za-z0-9+/_-]{20,})`, "gi")],
 ];
 
 /** Applies every JS rule in turn; returns { text, count }. */

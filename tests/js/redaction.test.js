@@ -1,6 +1,6 @@
 // Redaction through the built wasm core (plugin/core.js `Core`), against the fixtures shared with the Rust suite
 // (tests/fixtures/redaction/): recall and false positives, byte identity of what was not redacted, quarantine,
-// stamps, idempotence, the off switch and user options across the boundary. Issue 4.
+// stamps, idempotence, the off switch and user options across the boundary.
 //
 // The Rust suite (crate/tests/redaction.rs) calls the redactor directly on text; this one goes through the whole
 // core, where text input may first be read as loose `key: value` members and then redacted as JSON. So the two can
@@ -194,7 +194,8 @@ test("held-out set 4 (config files, code, vendor tokens): only the known misses,
 });
 
 // The fixtures of the general rules of rule set 2026-12-01.1 (labels of several words, vendors' names, a bare `key`
-// with a value drawn at random, tokens led by what they are, vendors' tokens in credential files), written with those
+// with a value drawn at random, tokens led by what they are, vendors' tokens in credential files, a label with no
+// operator before a quoted literal, the other half of a two-part credential), written with those
 // rules: every secret goes, under the fixture's rule, and no negative is redacted.
 test("general rules: every positive redacted under its rule, no negative redacted", () => {
   const c = core();
@@ -299,10 +300,10 @@ test("quarantine: a string with a lone surrogate holding a secret: the UTF-16 ba
   assert.equal(decoded, "lone \ud800 then [REDACTED:github-token] end");
 });
 
-// Regression, issue 4 ("the entry gains a list of what was redacted ... and the rule-set version"): a quarantined
+// Regression (an entry that was redacted names what and under which rule set): a quarantined
 // input kept as base64 is redacted, but the line carries neither `redacted` nor `redaction_rules`, and
 // `redactions` disagrees with the (absent) list.
-test("issue 4: a redacted base64 quarantine entry carries the redacted list and the rule-set version", () => {
+test("a redacted base64 quarantine entry carries the redacted list and the rule-set version", () => {
   const c = core();
   const bytes = Buffer.concat([Buffer.from("log: "), Buffer.from([0xff]), Buffer.from(` ${GH}`)]);
   for (const input of [new Uint8Array(bytes), `lone \ud800 then ${GH}`]) {

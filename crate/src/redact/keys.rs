@@ -26,13 +26,16 @@ pub enum Family {
     /// A bare `key` (`Using Key=…`): only a value drawn at random (see `values::drawn_at_random`); cache keys,
     /// hashes, ids and names are keys too.
     Random,
+    /// A label and a quoted value with no operator between (`token '…'`, `sid 'AC…' token '…'`), or the value next to
+    /// a known token (`Client('AC…', '…')`): only a value drawn at random, 32+ hex digits or a UUID.
+    Listed,
 }
 
 impl Family {
     /// Whether only the value's shape says it is a secret: the key alone does not (so it names no secret to the
     /// rules that read a key without its value, such as a database's key echo).
     pub fn by_shape(self) -> bool {
-        matches!(self, Family::Vendor | Family::Random)
+        matches!(self, Family::Vendor | Family::Random | Family::Listed)
     }
 }
 

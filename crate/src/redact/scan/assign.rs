@@ -182,7 +182,10 @@ impl Scanner<'_, false> {
     fn named_by_sibling(&mut self, ks: usize, ke: usize) -> Option<KeyClass> {
         let b = self.b;
         if !is_value_key(b, (ks, ke)) {
-            return None;
+            // `"the_value": "…"`: only a vendor's name before it on its line can name it.
+            let from = ks.saturating_sub(256);
+            let ls = from + b[from..ks].iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+            return ends_in_value(b, (ks, ke)).then(|| vendor_before(b, ls, ks)).flatten();
         }
         if let Some((ns, ne)) = xml_attribute_name(b, ks) {
             return self.keys.classify(b, ns, ne);
@@ -388,6 +391,14 @@ fn in_arn(b: &[u8], ks: usize) -> bool {
         b[from..ks].iter().rposition(|&c| c.is_ascii_whitespace() || matches!(c, b'"' | b'\'' | b'=' | b'(' | b','));
     let start = start.map_or(from, |p| from + p + 1);
     starts_with_ci(b, start, b"arn:")
+}
+
+/// Whether `key` is the word `value` or ends in `_value` (`the_value`), which a vendor's name before it may name (see
+/// `Scanner::named_by_sibling`).
+#[inline]
+pub(super) fn ends_in_value(b: &[u8], key: (usize, usize)) -> bool {
+    let (ks, ke) = key;
+    ke - ks >= 5 && &b[ke - 5..ke] == b"value" && (ke - ks == 5 || b[ke - 6] == b'_')
 }
 
 /// Whether `key` is the word `value` (the second half of a YAML name/value pair, see `Scanner::named_by_sibling`).
