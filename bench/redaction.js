@@ -434,11 +434,13 @@ function mergeRuns(runs) {
     c.ratioRuns = runs.map((r) => r.cases[k].mbpsRedact / r.cases[k].mbpsJs);
     c.ratio = median(c.ratioRuns);
   });
-  for (const name of Object.keys(out.pipeline)) {
-    const p = out.pipeline[name];
-    for (const f of ["recordUs", "bareUs"]) p[f] = median(runs.map((r) => r.pipeline[name][f]));
-    p.ratioRuns = runs.map((r) => r.pipeline[name].ratio);
-    p.ratio = median(p.ratioRuns);
+  for (const field of ["pipeline", "basePipeline"].filter((f) => out[f])) {
+    for (const name of Object.keys(out[field])) {
+      const p = out[field][name];
+      for (const f of ["recordUs", "bareUs"]) p[f] = median(runs.map((r) => r[field][name][f]));
+      p.ratioRuns = runs.map((r) => r[field][name].ratio);
+      p.ratio = median(p.ratioRuns);
+    }
   }
   // The lowest 1 MiB JSON ratio of each run (what the 10x target judges), and its median over the runs.
   const lowest = (r) => Math.min(...r.cases.filter((c) => c.size > 1024 && c.shape === "json").map((c) => c.mbpsRedact / c.mbpsJs));
@@ -463,8 +465,6 @@ function mergeAb(runs) {
 function abSection(results) {
   const L = [];
   const first = results[0];
-  const git = (args, cwd) => spawnSync("git", args, { cwd, encoding: "utf8" }).stdout.trim();
-  const rev = (dir) => git(["rev-parse", "--short", "HEAD"], dir) + (git(["status", "--porcelain", "--", "crate"], dir) ? "+changes" : "");
   L.push(`### Same-run A/B against older code`);
   L.push("");
   L.push(
@@ -495,9 +495,12 @@ function abSection(results) {
   return L.join("\n");
 }
 
-function runChild(runtime, part) {
-  const args = [SELF, "--child", part, ...(QUICK ? ["--quick"] : []), ...(BASE ? ["--base", BASE] : [])];
-  const r = spawnSync(runtime, args, { encoding: "utf8", maxBuffer: 1 << 26, cwd: ROOT });
+/** Runs one child of this bench, or with `dir` (the `--base` checkout) one of that checkout's own bench. */
+function runChild(runtime, part, dir = null) {
+  const args = dir
+    ? [path.join(dir, "bench", "redaction.js"), "--child", part, ...(QUICK ? ["--quick"] : [])]
+    : [SELF, "--child", part, ...(QUICK ? ["--quick"] : []), ...(BASE ? ["--base", BASE] : [])];
+  const r = spawnSync(runtime, args, { encoding: "utf8", maxBuffer: 1 << 26, cwd: dir ?? ROOT });
   if (r.status !== 0) throw new Error(`${runtime} child failed (${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split("\n").at(-1));
 }
@@ -506,7 +509,15 @@ const f1 = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 const f2 = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const sizeName = (s) => (s === 1024 ? "1 KiB" : "1 MiB");
 
+const git = (args, cwd) => spawnSync("git", args, { cwd, encoding: "utf8" }).stdout.trim();
+
+/** A checkout's short commit, marked when its crate/ has uncommitted changes. */
+function rev(dir) {
+  return git(["rev-parse", "--short", "HEAD"], dir) + (git(["status", "--porcelain", "--", "crate"], dir) ? "+changes" : "");
+}
+
 function section(results, loadAtStart) {
+  const each = (xs, f) => (xs.length > 1 ? ` (runs: ${xs.map(f).join(", ")})` : "");
   const date = new Date().toISOString().slice(0, 10);
   const cpu = os.cpus();
   const L = [];
@@ -582,11 +593,24 @@ function section(results, loadAtStart) {
     });
     L.push(`| 1 KiB, ${name} | ${cells.join(" | ")} |`);
   }
+  if (results[0].basePipeline) {
+    L.push("");
+    L.push(
+      `The same pipeline with the older code of \`--base\` (${rev(BASE)}, its own bench's child), run right after each of the runs above, ` +
+        "record() ÷ bare append (clean / with a secret / redact off): " +
+        results
+          .map((r) => {
+            const p = r.basePipeline;
+            return `${p.clean.ratio.toFixed(2)}× / ${p.secret.ratio.toFixed(2)}× / ${p["clean, redact off"].ratio.toFixed(2)}× in ${r.runtime}${each(p.secret.ratioRuns, (x) => `${x.toFixed(2)}×`).replace("runs:", "with a secret, runs:")}`;
+          })
+          .join("; ") +
+        ".",
+    );
+  }
   L.push("");
   const node = results[0];
   const big = node.cases.find((c) => c.size > 1024 && c.kind === "secrets" && c.shape === "json");
   const bigClean = node.cases.find((c) => c.size > 1024 && c.kind === "clean" && c.shape === "json");
-  const each = (xs, f) => (xs.length > 1 ? ` (runs: ${xs.map(f).join(", ")})` : "");
   const verdict = (ok) => (ok ? "met" : "**not met**");
   L.push(`Targets, 1 MiB JSON entry unless said otherwise, each runtime judged on its own, on the median of ${node.runs} run${node.runs > 1 ? "s" : ""}:`);
   L.push(
@@ -674,6 +698,8 @@ async function main() {
     runtimes.forEach((rt, i) => {
       const r = runChild(rt, "cases");
       r.pipeline = runChild(rt, "pipeline").pipeline;
+      // The older code's pipeline right after, so the ratio has a baseline from the same machine state.
+      if (BASE) r.basePipeline = runChild(rt, "pipeline", BASE).pipeline;
       runs[i].push(r);
       if (BASE) abRuns[i].push(runChild(rt, "ab"));
     });
