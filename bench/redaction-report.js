@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The redaction report (issue 4): recall and false-positive rate per rule and overall through the built wasm core
+// The redaction report: recall and false-positive rate per rule and overall through the built wasm core
 // (plugin/core.js `Core.record`), i.e. what lands in the file, loose `key: value` reading of text included, for the
 // fixture sets in tests/fixtures/redaction/: the one the rules were written against, and four held-out sets other
 // sessions wrote without looking at the rules (holdout.mjs to holdout4.mjs; what their first runs found
@@ -122,5 +122,11 @@ report(
   "Held-out set 4, config and credential files, source code, vendor tokens, written blind by another session (holdout4-*.jsonl, see holdout4.mjs)",
   redactionFixtures("holdout4-positives.jsonl"),
   redactionFixtures("holdout4-negatives.jsonl"),
+);
+console.log("");
+report(
+  "General rules of rule set 2026-12-01.1: labels of several words or with no operator, vendors' names, keys with values drawn at random, tokens led by what they are, two-part credentials (general-*.jsonl, written with the rules)",
+  redactionFixtures("general-positives.jsonl"),
+  redactionFixtures("general-negatives.jsonl"),
 );
 if (process.argv.includes("--check") && !ok) process.exitCode = 1;

@@ -114,10 +114,29 @@ fn fixtures_recall_and_false_positives() {
     assert!(fp_rate <= 0.01, "false-positive rate {fp_rate:.3} > 0.01");
 }
 
+/// The fixtures of the general rules of rule set 2026-12-01.1 (written with them): every secret goes, under its rule,
+/// and no negative is redacted.
+#[test]
+fn general_fixtures_are_redacted_and_their_negatives_left() {
+    let r = redactor();
+    for p in fixtures("general-positives.jsonl") {
+        let (mode, input, secret) =
+            (p["mode"].as_str().unwrap_or("text"), p["input"].as_str().unwrap(), p["secret"].as_str().unwrap());
+        let out = run(&r, mode, input).map(|(o, _)| o).unwrap_or_else(|| input.to_string());
+        assert!(!out.contains(secret), "{input:?} -> {out:?}");
+        assert!(out.contains(&format!("[REDACTED:{}]", p["rule"].as_str().unwrap())), "{input:?} -> {out:?}");
+    }
+    for n in fixtures("general-negatives.jsonl") {
+        let (mode, input) = (n["mode"].as_str().unwrap_or("text"), n["input"].as_str().unwrap());
+        assert_eq!(run(&r, mode, input), None, "{input:?} ({})", n["why"]);
+    }
+}
+
 #[test]
 fn fixtures_are_idempotent() {
     let r = redactor();
-    for p in fixtures("positives.jsonl").iter().chain(fixtures("negatives.jsonl").iter()) {
+    let general = fixtures("general-positives.jsonl").into_iter().chain(fixtures("general-negatives.jsonl"));
+    for p in fixtures("positives.jsonl").into_iter().chain(fixtures("negatives.jsonl")).chain(general) {
         let mode = p["mode"].as_str().unwrap_or("text");
         let input = p["input"].as_str().unwrap();
         if let Some((once, _)) = run(&r, mode, input) {

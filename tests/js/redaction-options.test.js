@@ -1,4 +1,4 @@
-// Issue 4: redaction is configurable from the CLI and the environment — extra patterns, allowed literals and
+// Redaction is configurable from the CLI and the environment — extra patterns, allowed literals and
 // patterns, and an explicit off switch — and a pattern that does not compile is reported, never fatal.
 import { test } from "node:test";
 import assert from "node:assert/strict";

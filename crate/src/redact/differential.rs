@@ -9,8 +9,9 @@
 use super::in_json::simple_escapes;
 use super::keys::KeyCache;
 use super::scan::{Resume, Scanner};
-use super::tests::xorshift;
+use super::tests::{xorshift, GENERAL_PIECES};
 use super::*;
+use std::sync::LazyLock;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -113,7 +114,9 @@ fn clean_log(bytes: usize, seed: u32) -> String {
 }
 
 /// Text pieces (escaped as JSON before use): every rule's triggers, keys, operators, quotes, control characters.
-const TEXT_PIECES: &[&str] = &[
+static TEXT_PIECES: LazyLock<Vec<&str>> = LazyLock::new(|| [OWN_TEXT_PIECES, GENERAL_PIECES].concat());
+
+const OWN_TEXT_PIECES: &[&str] = &[
     "password",
     "token",
     "api_key",
@@ -449,8 +452,8 @@ fn raw_clean_with_escapes_in_a_command() {
 
 #[test]
 fn raw_clean_with_escapes_around_quoted_literals_and_colon_tokens() {
-    // Rule set 2026-11-30.1 reads before a long quoted literal (a name, `,`, SQL words, a login call) and before the
-    // colon of a Telegram or FCM token, and a base64 PEM key may hold `\/`: escapes there (given raw, as in JSON
+    // The rules read before a long quoted literal (a name, `,`, SQL words, a login call, a label) and before the colon
+    // of a Telegram or FCM token, and a base64 PEM key may hold `\/`: escapes there (given raw, as in JSON
     // string content) must not let the raw scan call clean what the decoded scan redacts.
     let r = Redactor::new(&RedactOptions::default()).0;
     let v = "OAlzisjIVgb1fhx2KmuxZ1W8vnYzc";
@@ -471,6 +474,11 @@ fn raw_clean_with_escapes_around_quoted_literals_and_colon_tokens() {
         format!("\\npassword {v}"),
         format!("\\t  requirepass {v}"),
         format!("login ci\\tpassword {v}"),
+        format!("token\\t'{v}'"),
+        format!("app \\\"4870172\\\" key \\\"{v}\\\""),
+        format!("heroku\\t \\\"{v}\\\""),
+        "twilio Client(\\\"AC0123456789abcdef0123456789abcdef\\\", \\\"f3a9c2b7d6e5f4a3b2c1d0e9f8a7b6c5\\\")".into(),
+        format!("{{\\\"service\\\": \\\"pusher\\\", \\\"the_value\\\": \\\"{v}\\\"}}"),
         "client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBdTFT\\/VTFMZlZMUEhDb3pNeEgyTW8=".into(),
         "client-key-data: LS0tLS1CRUdJTi\\/BSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBdTFTVTFMZlZMUEhDb3pNeEgyTW8=".into(),
         "client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpN\\/SUlFb3dJQkFBS0NBUUVBdTFTVTFMZlZMUEhDb3pNeEgyTW8=".into(),
@@ -555,7 +563,8 @@ fn fixtures(name: &str) -> Vec<serde_json::Value> {
 fn raw_scan_redacts_the_fixtures_as_decoding() {
     let r = Redactor::new(&RedactOptions::default()).0;
     let mut all = String::new();
-    for (i, f) in fixtures("positives.jsonl").iter().chain(fixtures("negatives.jsonl").iter()).enumerate() {
+    let sets = ["positives.jsonl", "negatives.jsonl", "general-positives.jsonl", "general-negatives.jsonl"];
+    for (i, f) in sets.iter().flat_map(|name| fixtures(name)).enumerate() {
         let input = f["input"].as_str().unwrap_or_default();
         let before = clean_log(LONG, i as u32);
         let after = clean_log(300, i as u32 + 1);

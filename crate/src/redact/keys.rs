@@ -20,6 +20,23 @@ pub enum Family {
     /// Azure's `primaryKey` and `secondaryKey`: a database's primary key shares the words, so the value must look
     /// like a credential (mixed classes, 16 characters or more).
     Opaque,
+    /// A vendor's name alone (`heroku: …`, `"datadog": "…"`): what the vendor issues, when the value looks like a
+    /// credential (as [`Opaque`](Family::Opaque)).
+    Vendor,
+    /// A bare `key` (`Using Key=…`): only a value drawn at random (see `values::drawn_at_random`); cache keys,
+    /// hashes, ids and names are keys too.
+    Random,
+    /// A label and a quoted value with no operator between (`token '…'`, `sid 'AC…' token '…'`), or the value next to
+    /// a known token (`Client('AC…', '…')`): only a value drawn at random, 32+ hex digits or a UUID.
+    Listed,
+}
+
+impl Family {
+    /// Whether only the value's shape says it is a secret: the key alone does not (so it names no secret to the
+    /// rules that read a key without its value, such as a database's key echo).
+    pub fn by_shape(self) -> bool {
+        matches!(self, Family::Vendor | Family::Random | Family::Listed)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,8 +114,11 @@ fn is_modifier(w: &[u8]) -> bool {
 /// Whether a key (member name, variable, header, env var, column) names a secret, and how to read its value.
 /// `token_count`, `public_key`, `secret_name`, `max_tokens`, `key` and `auth.js` do not.
 pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
-    if k.len() < 3 || k.len() > 128 || k[0].is_ascii_digit() || !might_name_secret(k) {
+    if k.len() < 3 || k.len() > 128 || k[0].is_ascii_digit() {
         return None;
+    }
+    if !might_name_secret(k) {
+        return is_vendor(k).then_some(KeyClass { rule: Rule::SecretAssignment, family: Family::Vendor });
     }
     let mut w = [(0usize, 0usize); MAX_WORDS];
     let mut n = split_words(k, &mut w);
@@ -170,7 +190,9 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
         return class(Rule::SecretAssignment, Family::Opaque);
     }
     if !is_key_qualifier(q) {
-        return None;
+        // A vendor's key: `ALGOLIA_KEY`, `mailchimpKey`, `heroku api key`.
+        return (is_key && (0..n - 1).any(|j| is_vendor(word(j))))
+            .then_some(KeyClass { rule: Rule::SecretAssignment, family: Family::Secret });
     }
     if q == b"private" {
         return class(Rule::PrivateKey, Family::PrivateKey);
@@ -224,7 +246,127 @@ fn is_key_qualifier(q: &[u8]) -> bool {
             | b"webhook"
             | b"license"
             | b"integration"
+            // The kinds of key vendors issue (Google's browser key, a REST API key, a write key).
+            | b"browser"
+            | b"android"
+            | b"ios"
+            | b"mobile"
+            | b"web"
+            | b"rest"
+            | b"live"
+            | b"production"
+            | b"developer"
+            | b"bot"
+            | b"personal"
+            | b"partner"
+            | b"merchant"
+            | b"write"
+            | b"ingest"
+            | b"sdk"
     )
+}
+
+/// Vendors whose credentials are opaque strings, so that the vendor's name is what says a value is one: a key named
+/// after the vendor (`ALGOLIA_KEY`), or the vendor's name alone as a label (`heroku: …`). Lower case, sorted.
+const VENDORS: &[&[u8]] = &[
+    b"airtable",
+    b"algolia",
+    b"amplitude",
+    b"asana",
+    b"auth0",
+    b"bitly",
+    b"braintree",
+    b"browserstack",
+    b"bugsnag",
+    b"buildkite",
+    b"circleci",
+    b"clearbit",
+    b"cloudflare",
+    b"cloudinary",
+    b"codecov",
+    b"contentful",
+    b"coveralls",
+    b"databricks",
+    b"datadog",
+    b"digitalocean",
+    b"dropbox",
+    b"dynatrace",
+    b"fastly",
+    b"firebase",
+    b"freshdesk",
+    b"google",
+    b"heroku",
+    b"honeycomb",
+    b"hubspot",
+    b"intercom",
+    b"launchdarkly",
+    b"linode",
+    b"logdna",
+    b"loggly",
+    b"mailchimp",
+    b"mailgun",
+    b"mandrill",
+    b"mapbox",
+    b"mixpanel",
+    b"netlify",
+    b"newrelic",
+    b"okta",
+    b"onesignal",
+    b"opsgenie",
+    b"pagerduty",
+    b"paypal",
+    b"pingdom",
+    b"postmark",
+    b"pubnub",
+    b"pusher",
+    b"rollbar",
+    b"sendgrid",
+    b"sentry",
+    b"shopify",
+    b"snyk",
+    b"statuspage",
+    b"sumologic",
+    b"trello",
+    b"twilio",
+    b"typeform",
+    b"vercel",
+    b"vultr",
+    b"zapier",
+    b"zendesk",
+];
+
+/// Per first letter (`a` to `z`), the lengths of the vendors' names that start with it (bit n: length n): most words
+/// are turned away by one look at it (a member key, `tool` or `output`, is looked up on every string of an entry).
+static VENDOR_LENGTHS: [u16; 26] = {
+    let mut t = [0u16; 26];
+    let mut k = 0;
+    while k < VENDORS.len() {
+        let v = VENDORS[k];
+        t[(v[0] - b'a') as usize] |= 1 << v.len();
+        k += 1;
+    }
+    t
+};
+
+/// Whether `w` is a vendor's name of [`VENDORS`], in any case.
+pub fn is_vendor(w: &[u8]) -> bool {
+    let first = w.first().map_or(0, |c| c | 0x20);
+    if !first.is_ascii_lowercase() || w.len() > 15 || VENDOR_LENGTHS[usize::from(first - b'a')] >> w.len() & 1 == 0 {
+        return false;
+    }
+    let mut buf = [0u8; 24];
+    let w = lower(w, &mut buf);
+    VENDORS.binary_search(&w).is_ok()
+}
+
+/// Whether a key names a secret by itself, whatever its value (see [`Family::by_shape`]).
+pub fn names_secret(k: &[u8]) -> bool {
+    classify_key(k).is_some_and(|kc| !kc.family.by_shape())
+}
+
+/// A bare `key` (in any case): names a secret only with a value drawn at random ([`Family::Random`]).
+pub fn bare_key(k: &[u8]) -> Option<KeyClass> {
+    k.eq_ignore_ascii_case(b"key").then_some(KeyClass { rule: Rule::SecretAssignment, family: Family::Random })
 }
 
 /// Single-word compounds written without separators (`apikey`, `secretkey`).

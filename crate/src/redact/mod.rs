@@ -44,7 +44,7 @@ pub(crate) use scan::Found;
 pub use rule::{Rule, BUILTIN_RULES};
 
 /// Version of the built-in rule set, written next to every redaction list. Bump when rules change.
-pub const RULESET_VERSION: &str = "2026-11-30.2";
+pub const RULESET_VERSION: &str = "2026-12-01.1";
 
 /// Redaction settings. `Default` is enabled with no extra patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -165,7 +165,7 @@ impl Redactor {
     /// Whether a member key names a secret (`password`, `api_key`, `clientSecret`, `Authorization`, …; not
     /// `public_key`, `token_count`, `max_tokens`, `secret_name`). Always `false` when disabled.
     pub fn secret_key(&self, key: &str) -> bool {
-        self.enabled && keys::classify_key(key.as_bytes()).is_some()
+        self.enabled && keys::names_secret(key.as_bytes())
     }
 
     /// `raw_scan`: whether long strings with escapes may be proven clean without decoding them (see

@@ -40,6 +40,7 @@ pub enum Rule {
     AgeSecretKey,
     LinearApiKey,
     MailgunApiKey,
+    GenericApiKey,
     /// A user-supplied pattern; the number is its 1-based position in `RedactOptions::patterns`.
     Custom(u16),
 }
@@ -80,6 +81,7 @@ pub const BUILTIN_RULES: &[Rule] = &[
     Rule::AgeSecretKey,
     Rule::LinearApiKey,
     Rule::MailgunApiKey,
+    Rule::GenericApiKey,
 ];
 
 impl Rule {
@@ -119,6 +121,7 @@ impl Rule {
             Rule::AgeSecretKey => "age-secret-key",
             Rule::LinearApiKey => "linear-api-key",
             Rule::MailgunApiKey => "mailgun-api-key",
+            Rule::GenericApiKey => "generic-api-key",
             Rule::Custom(n) => return Cow::Owned(format!("custom-{n}")),
         })
     }

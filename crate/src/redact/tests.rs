@@ -7,6 +7,31 @@ use crate::bytes::find_long;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
+/// Pieces that reach the general rules (labels of several words, vendors' names, bare keys, tokens led by what
+/// they are), shared by the scan tests and the differential tests.
+pub(crate) const GENERAL_PIECES: &[&str] = &[
+    "password ",
+    "PASSWORD('",
+    "passwd ",
+    "requirepass ",
+    "masterauth ",
+    " BY ",
+    "IDENTIFIED BY ",
+    "rootpass12",
+    "policy:",
+    "api key",
+    "browser key = ",
+    "Key=",
+    "key: ",
+    "heroku: ",
+    "\"datadog\": \"",
+    "vendor=algolia value=",
+    "api-",
+    "token_",
+    "aB3dE5fG7hJ9kL2mN4pQ6rS",
+    "a52a4f2c-7d1e-4b8a-9c3f-1e2d3c4b5a69",
+];
+
 /// The random-test generator of the redact tests (xorshift32): reproducible runs without a dependency.
 pub(crate) fn xorshift(state: &mut u32) -> u32 {
     *state ^= *state << 13;
@@ -632,4 +657,98 @@ fn hits_merge_as_a_plain_merge_does() {
             naive.into_iter().map(|(p, r, n)| (p, r.id().into_owned(), n)).collect();
         assert_eq!(got, want, "round {round}");
     }
+}
+
+#[test]
+fn labels_vendors_and_random_keys() {
+    let m = "[REDACTED:secret-assignment]";
+    let v = "aB3dE5fG7hJ9kL2mN4pQ6rS";
+    let uuid = "a52a4f2c-7d1e-4b8a-9c3f-1e2d3c4b5a69";
+    let cases: Vec<(String, String)> = vec![
+        // A label of several words before the operator.
+        (format!("api key = {v}"), format!("api key = {m}")),
+        (format!("Your new API key: {v}"), format!("Your new API key: {m}")),
+        (format!("  # the vendor's browser key = WB-{v}"), format!("  # the vendor's browser key = {m}")),
+        (format!("heroku api key: {uuid}"), format!("heroku api key: {m}")),
+        // A vendor's name in the key, or as the only label (then the value must look like a credential).
+        (format!("ALGOLIA_KEY={v}"), format!("ALGOLIA_KEY={m}")),
+        (format!("config.mailchimpKey = \"{v}-us14\";"), format!("config.mailchimpKey = \"{m}\";")),
+        (format!("heroku: {uuid}"), format!("heroku: {m}")),
+        (format!(r#"{{"datadog": "{v}"}}"#), format!(r#"{{"datadog": "{m}"}}"#)),
+        // A bare key with a value drawn at random, and a value next to a vendor's name.
+        (format!("[DEBUG] Using Key={v}"), format!("[DEBUG] Using Key={m}")),
+        (format!("vendor=algolia value={v}"), format!("vendor=algolia value={m}")),
+    ];
+    for (input, want) in cases {
+        assert_eq!(text(&input), want, "input: {input}");
+    }
+    let (out, _) = r().redact_json(&format!(r#"{{"key":"{v}","ttl":300}}"#)).unwrap();
+    assert_eq!(out, format!(r#"{{"key":"{m}","ttl":300}}"#));
+    for benign in [
+        "key=user:1234:profile",
+        "key: 3f9a1c2e8b7d6f5a4c3b2a1908f7e6d5c4b3a291",
+        "Key=550e8400-e29b-41d4-a716-446655440000",
+        "sort key = created_at_desc",
+        "the primary key = id",
+        "heroku app: my-app-staging",
+        "heroku: ~/.netrc has the credentials",
+        "datadog: enabled",
+        "api key: <your api key>",
+        "api key = process.env.WIDGET_KEY",
+        "license key: required for the pro plan",
+        "const applicationServerKey = 'BpTyGJMuHbEL31IeL2HPcHyGcFRl1SPnXNYvMIHa';",
+        "DETAIL:  Key (key)=(aB3dE5fG7hJ9kL2mN4pQ6rS) already exists.",
+    ] {
+        assert_eq!(text(benign), benign);
+    }
+    assert!(r().redact_json(r#"{"key":"user:1234:profile","heroku":"my-app-staging"}"#).is_none());
+    // A bare key or a vendor's name alone names no secret by itself.
+    assert!(!r().secret_key("key") && !r().secret_key("heroku") && r().secret_key("heroku_api_key"));
+}
+
+#[test]
+fn passwords_after_a_keyword_need_15_word_characters() {
+    let m = "[REDACTED:secret-assignment]";
+    let cases: Vec<(&str, String)> = vec![
+        (
+            "CREATE USER 'app'@'%' IDENTIFIED BY 'r00tPass12xKq9Lw';",
+            format!("CREATE USER 'app'@'%' IDENTIFIED BY '{m}';"),
+        ),
+        ("requirepass Tr0ub4dor3Kx9Lm2Qw", format!("requirepass {m}")),
+        ("passwd Qaz2wsx9Edc4rfv_Tgb6", format!("passwd {m}")),
+    ];
+    for (input, want) in cases {
+        assert_eq!(text(input), want, "input: {input}");
+    }
+    // Shorter values are not looked at after a keyword without an operator (see docs/redaction.md).
+    for left in [
+        "password s3cr3t99",
+        "IDENTIFIED BY 'rootpass12'",
+        "requirepass Tr0ub4dor3",
+        "vault kv get -field=password secret/db",
+    ] {
+        assert_eq!(text(left), left);
+    }
+}
+
+#[test]
+fn tokens_led_by_what_they_are_and_tokens_in_credential_files() {
+    let hex = "3f9a1c2e8b7d6f5a4c3b2a1908f7e6d5c4b3a291";
+    assert_eq!(text(&format!("X-Widget: api-{hex}")), "X-Widget: [REDACTED:generic-api-key]");
+    assert_eq!(text("export W=token_aB3dE5fG7hJ9kL2mN4pQ6rS8tU1v"), "export W=[REDACTED:generic-api-key]");
+    for benign in [
+        "api-gateway-deployment-7f9c5b".to_string(),
+        "key-value-store-partition-0001".to_string(),
+        format!("cache key-{hex}"),
+        "integrity sha512-z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg=="
+            .to_string(),
+    ] {
+        assert_eq!(text(&benign), benign);
+    }
+    let gh = format!("gh{}_{}", "p", body(36));
+    assert_eq!(text(&format!("<secret>{gh}</secret>")), "<secret>[REDACTED:github-token]</secret>");
+    assert_eq!(
+        text("<privateKey>MIIEvQIBADANBgkqhkiG9w0BAQEF</privateKey>"),
+        "<privateKey>[REDACTED:private-key]</privateKey>"
+    );
 }

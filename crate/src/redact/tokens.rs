@@ -15,6 +15,7 @@ pub fn token_at(b: &[u8], i: usize) -> Option<(usize, Rule)> {
             .or_else(|| twilio(b, i).map(|e| (e, Rule::TwilioKey)))
             .or_else(|| after_colon(b, i))
             .or_else(|| age(b, i).map(|e| (e, Rule::AgeSecretKey))),
+        b'a' | b't' => led_by_kind(b, i),
         b'S' => {
             twilio(b, i).map(|e| (e, Rule::TwilioKey)).or_else(|| sendgrid(b, i).map(|e| (e, Rule::SendgridApiKey)))
         }
@@ -23,13 +24,14 @@ pub fn token_at(b: &[u8], i: usize) -> Option<(usize, Rule)> {
         b'M' | b'N' | b'O' => discord(b, i).map(|e| (e, Rule::DiscordBotToken)),
         b'L' => base64_private_key(b, i).map(|e| (e, Rule::PrivateKey)),
         b'l' => prefixed(b, i, b"lin_api_", 40, is_alnum).map(|e| (e, Rule::LinearApiKey)),
-        b'k' => mailgun(b, i).map(|e| (e, Rule::MailgunApiKey)),
+        b'k' => mailgun(b, i).map(|e| (e, Rule::MailgunApiKey)).or_else(|| led_by_kind(b, i)),
         b'x' => slack_token(b, i).map(|e| (e, Rule::SlackToken)),
         b's' => stripe(b, i)
             .map(|e| (e, Rule::StripeKey))
             .or_else(|| prefixed(b, i, b"sb_secret_", 32, is_b64url).map(|e| (e, Rule::SupabaseSecretKey)))
             .or_else(|| anthropic(b, i).map(|e| (e, Rule::AnthropicApiKey)))
-            .or_else(|| openai(b, i).map(|e| (e, Rule::OpenaiApiKey))),
+            .or_else(|| openai(b, i).map(|e| (e, Rule::OpenaiApiKey)))
+            .or_else(|| led_by_kind(b, i)),
         b'r' | b'w' => stripe(b, i).map(|e| (e, Rule::StripeKey)),
         b'n' => npm(b, i).map(|e| (e, Rule::NpmToken)),
         b'p' => pypi(b, i).map(|e| (e, Rule::PypiToken)),
@@ -166,6 +168,41 @@ fn age(b: &[u8], i: usize) -> Option<usize> {
 fn mailgun(b: &[u8], i: usize) -> Option<usize> {
     let e = prefixed(b, i, b"key-", 32, is_lower_hex)?;
     (e == i + 36 && b[i + 4..e].iter().any(u8::is_ascii_digit)).then_some(e)
+}
+
+/// A token led by a word that says what it is and a separator (`api-…`, `apikey_…`, `key-…`, `token_…`,
+/// `secret-…`), then a body of 24 alphanumerics or more that ends the word and is drawn at random: letters of both
+/// cases and digits, or (but after `key`, which also leads cache keys named by a hash) 32 lower-case hex digits or
+/// more. Names joined by hyphens (`api-gateway-deployment-7f9c5b`) have a short run after each hyphen.
+fn led_by_kind(b: &[u8], i: usize) -> Option<(usize, Rule)> {
+    // (The byte after a lead is looked at first: most runs that start with these letters are words.)
+    let sep_at = |k: usize| matches!(b.get(i + k), Some(b'-' | b'_'));
+    if !(sep_at(3) || sep_at(5) || sep_at(6)) {
+        return None;
+    }
+    let lead = if starts_with_at(b, i, b"apikey") {
+        6
+    } else if starts_with_at(b, i, b"api") || starts_with_at(b, i, b"key") {
+        3
+    } else if starts_with_at(b, i, b"token") {
+        5
+    } else if starts_with_at(b, i, b"secret") {
+        6
+    } else {
+        return None;
+    };
+    if !matches!(b.get(i + lead), Some(b'-' | b'_')) {
+        return None;
+    }
+    let s = i + lead + 1;
+    let n = run_len(b, s, is_alnum);
+    if n < 24 || b.get(s + n).is_some_and(|&c| is_b64url(c)) {
+        return None;
+    }
+    let v = &b[s..s + n];
+    let (l, u, d) = mix(v);
+    let hex = b[i] != b'k' && n >= 32 && l && d && v.iter().all(|&c| is_lower_hex(c));
+    ((l && u && d) || hex).then_some((s + n, Rule::GenericApiKey))
 }
 
 /// Whether the whole of `v` is one known token (used to name an assignment's value by what it is).
@@ -329,6 +366,7 @@ fn openai(b: &[u8], i: usize) -> Option<usize> {
 }
 
 /// A base64url body from `s` of 32 characters or more that mixes upper case, lower case and digits: its end.
+#[inline]
 fn random_body(b: &[u8], s: usize) -> Option<usize> {
     let n = run_len(b, s, is_b64url);
     let (l, u, d) = mix(&b[s..s + n]);

@@ -224,7 +224,13 @@ fn is_elided(v: &[u8], star: bool, e2: bool) -> bool {
 
 /// Whether the value of a secret-naming key is worth redacting.
 pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
-    if family == Family::Opaque && !accept_credential(v, 16) {
+    let shaped = match family {
+        Family::Opaque | Family::Vendor => accept_credential(v, 16),
+        Family::Random => drawn_at_random(v),
+        Family::Listed => drawn_at_random(v) || is_hex_or_uuid(v),
+        _ => true,
+    };
+    if !shaped {
         return false;
     }
     let min = if mode == Mode::Literal { 4 } else { 6 };
@@ -292,6 +298,27 @@ pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
         return false;
     }
     true
+}
+
+/// A value drawn at random, as a key or token is and a name, hash, id or cache key is not: 20 to 512 characters of
+/// base64 or base64url, with upper case, lower case and two digits or more, not a camelCase name.
+pub fn drawn_at_random(v: &[u8]) -> bool {
+    let (l, u, _) = mix(v);
+    (20..=512).contains(&v.len())
+        && l
+        && u
+        && v.iter().filter(|c| c.is_ascii_digit()).count() >= 2
+        && v.iter().all(|&c| is_b64url(c) || c == b'+' || c == b'/' || c == b'=')
+        && !is_natural_identifier(v)
+}
+
+/// 32 to 128 hex digits in one case, letters and digits both (an API token), or a UUID (`a52a…-…-…-…-…`).
+fn is_hex_or_uuid(v: &[u8]) -> bool {
+    let (l, u, d) = mix(v);
+    let hex = |c: &u8| c.is_ascii_hexdigit();
+    let uuid = v.len() == 36
+        && v.iter().enumerate().all(|(i, c)| if matches!(i, 8 | 13 | 18 | 23) { *c == b'-' } else { hex(c) });
+    uuid || ((32..=128).contains(&v.len()) && v.iter().all(hex) && d && (l != u))
 }
 
 /// Keys made to be public, under names that say token or key: Stripe's publishable keys (`pk_live_…`,

@@ -1,7 +1,7 @@
 //! The walk over a JSON value: strings are scanned (or, under a key that names a secret, redacted whole), arrays of
 //! strings are also read as a command's arguments, and every replacement is located by its path.
 
-use super::super::keys::{classify_key, Family, KeyClass};
+use super::super::keys::{bare_key, classify_key, Family, KeyClass};
 use super::super::rule::Rule;
 use super::super::scan::{auth_credential, Found, Resume};
 use super::super::tokens::{twilio_sid_under, whole_token};
@@ -97,7 +97,7 @@ pub fn walk(
                     Some(Frame::Obj { named, .. }) if half == Some(false) => *named,
                     _ => None,
                 };
-                let kc = member_key.and_then(classify_key).or(named);
+                let kc = member_key.and_then(|k| classify_key(k).or_else(|| bare_key(k))).or(named);
                 // A value redacted whole needs the decoded text; the others may be proven clean undecoded.
                 let scan_raw = if kc.is_none() { scan_raw } else { None };
                 // One pass finds the end and, when there are escapes, decodes; otherwise the raw content is the text.

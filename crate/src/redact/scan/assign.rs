@@ -3,7 +3,7 @@
 
 use super::super::chars::*;
 use super::super::command;
-use super::super::keys::{Family, KeyClass};
+use super::super::keys::{bare_key, is_vendor, Family, KeyClass};
 use super::super::rule::Rule;
 use super::super::tokens::whole_token;
 use super::super::values::{accept_credential, accept_value, is_mask_word, Mode};
@@ -98,6 +98,11 @@ impl Scanner<'_, false> {
         let kc = self.keys.classify(b, ks, ke);
         let odbc =
             || odbc_pwd(b, (ks, ke), op).then_some(KeyClass { rule: Rule::SecretAssignment, family: Family::Password });
+        // A bare `key` is what the label before it names, if it names a secret.
+        let kc = match kc {
+            None => bare_key(k).map(|bare| self.label_before(ks, ke).unwrap_or(bare)),
+            some => some,
+        };
         let Some(kc) = kc.or_else(|| self.named_by_sibling(ks, ke)).or_else(odbc) else {
             return op + 1;
         };
@@ -157,20 +162,39 @@ impl Scanner<'_, false> {
         v.end
     }
 
+    /// For a bare `key` whose run is `ks..ke`: what the label of up to three words before it on the line names, the
+    /// words joined by single spaces (`api key`, `heroku api key`, `the vendor's browser key`), when not a bare key
+    /// again. (Looked up in the key cache: a log repeats its labels.)
+    fn label_before(&mut self, ks: usize, ke: usize) -> Option<KeyClass> {
+        let b = self.b;
+        let mut ls = ks;
+        for _ in 0..3 {
+            if ls < 2 || b[ls - 1] != b' ' || !is_alnum(b[ls - 2]) {
+                break;
+            }
+            ls = run_back(b, ls - 1, |c| is_alnum(c) || c == b'_' || c == b'-');
+        }
+        (ls < ks).then(|| self.keys.classify(b, ls, ke)).flatten().filter(|kc| !kc.family.by_shape())
+    }
+
     /// For the key `value` of a YAML name/value pair, what the name names (`- name: DB_PASSWORD` on the line before
     /// `  value: …`, as in Kubernetes env lists), when the two keys line up; the name must name a secret.
     fn named_by_sibling(&mut self, ks: usize, ke: usize) -> Option<KeyClass> {
         let b = self.b;
         if !is_value_key(b, (ks, ke)) {
-            return None;
+            // `"the_value": "…"`: only a vendor's name before it on its line can name it.
+            let from = ks.saturating_sub(256);
+            let ls = from + b[from..ks].iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+            return ends_in_value(b, (ks, ke)).then(|| vendor_before(b, ls, ks)).flatten();
         }
         if let Some((ns, ne)) = xml_attribute_name(b, ks) {
             return self.keys.classify(b, ns, ne);
         }
         let from = ks.saturating_sub(512);
-        let ls = from + b[from..ks].iter().rposition(|&c| c == b'\n')? + 1;
+        let Some(nl) = b[from..ks].iter().rposition(|&c| c == b'\n') else { return vendor_before(b, from, ks) };
+        let ls = from + nl + 1;
         if !b[ls..ks].iter().all(|&c| c == b' ') {
-            return None;
+            return vendor_before(b, ls, ks);
         }
         let indent = ks - ls;
         let ps = from + b[from..ls - 1].iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
@@ -276,6 +300,16 @@ impl<const RAW: bool> Scanner<'_, RAW> {
     }
 }
 
+/// For a key `value` at `ks` (`"value": …`, `value=…`): a value drawn at random, when a vendor's name is written before
+/// it on its line from `ls` (`vendor=algolia value=…`, `{"service": "pusher", "value": "…"}`).
+fn vendor_before(b: &[u8], ls: usize, ks: usize) -> Option<KeyClass> {
+    let from = ls.max(ks.saturating_sub(256));
+    b[from..ks]
+        .split(|&c| !is_alnum(c))
+        .any(is_vendor)
+        .then_some(KeyClass { rule: Rule::SecretAssignment, family: Family::Random })
+}
+
 /// Whether `key` is a run right before the operator at `op` (an assignment's first test).
 #[inline]
 pub(super) fn has_key(key: (usize, usize), op: usize) -> bool {
@@ -357,6 +391,14 @@ fn in_arn(b: &[u8], ks: usize) -> bool {
         b[from..ks].iter().rposition(|&c| c.is_ascii_whitespace() || matches!(c, b'"' | b'\'' | b'=' | b'(' | b','));
     let start = start.map_or(from, |p| from + p + 1);
     starts_with_ci(b, start, b"arn:")
+}
+
+/// Whether `key` is the word `value` or ends in `_value` (`the_value`), which a vendor's name before it may name (see
+/// `Scanner::named_by_sibling`).
+#[inline]
+pub(super) fn ends_in_value(b: &[u8], key: (usize, usize)) -> bool {
+    let (ks, ke) = key;
+    ke - ks >= 5 && &b[ke - 5..ke] == b"value" && (ke - ks == 5 || b[ke - 6] == b'_')
 }
 
 /// Whether `key` is the word `value` (the second half of a YAML name/value pair, see `Scanner::named_by_sibling`).

@@ -2,7 +2,7 @@
 //! for key 'col'`, redacted when a column names a secret.
 
 use super::super::chars::*;
-use super::super::keys::classify_key;
+use super::super::keys::names_secret;
 use super::super::rule::Rule;
 use super::Scanner;
 
@@ -20,7 +20,7 @@ impl Scanner<'_, false> {
         let kl = run_len(b, ks, |c| c != b'\'' && c != b'\n');
         let key = &b[ks..ks + kl];
         let name = key.rsplit(|&c| c == b'.').next().unwrap_or(key);
-        classify_key(name)?;
+        names_secret(name).then_some(())?;
         let v = &b[vs..vs + k];
         if v.is_empty() || contains_marker(v) || v.contains(&b'\n') {
             return None;
@@ -62,7 +62,7 @@ impl Scanner<'_, false> {
             return i + 1;
         }
         let cols = &b[open + 1..i - 1];
-        if !cols.split(|&c| !(is_alnum(c) || c == b'_')).any(|w| classify_key(w).is_some()) {
+        if !cols.split(|&c| !(is_alnum(c) || c == b'_')).any(names_secret) {
             return i + 1;
         }
         // Value: from after `=(` to the balancing `)`.

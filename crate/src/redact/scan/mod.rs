@@ -29,9 +29,9 @@ mod words;
 mod xml;
 
 use super::chars::{run_len, starts_with_at, MARKER_PREFIX};
-use super::keys::KeyCache;
+use super::keys::{bare_key, KeyCache};
 use super::rule::Rule;
-use assign::{is_type_word, is_value_key, odbc_pwd};
+use assign::{ends_in_value, is_type_word, odbc_pwd};
 use blocks::{Block, Text, CLASS, SEP, STOP, WORD};
 use xml::is_start_tag;
 
@@ -355,7 +355,8 @@ where
         };
         plain
             && key.1 > key.0
-            && !is_value_key(b, key)
+            && !ends_in_value(b, key)
+            && !(key.1 - key.0 == 3 && bare_key(&b[key.0..key.1]).is_some())
             && self.keys.classify(b, key.0, key.1).is_none()
             && !(b[p] == b':' && self.slash_key(key))
             && !(b[p] == b'=' && (is_type_word(&b[key.0..key.1]) || odbc_pwd(b, key, p)))

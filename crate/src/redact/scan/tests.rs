@@ -3,13 +3,16 @@
 use super::blocks::{CLASS, SEP, STOP, WORD};
 use super::*;
 use crate::bytes::{classes64_swar, Masks};
-use crate::redact::tests::xorshift;
+use crate::redact::tests::{xorshift, GENERAL_PIECES};
+use std::sync::LazyLock;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 /// Pieces that reach every handler: keys, operators, token prefixes and bodies, PEM armour, URLs, database
 /// echoes, markers, separators, spaces, quotes, escapes and multi-byte text.
-const PIECES: &[&str] = &[
+static PIECES: LazyLock<Vec<&str>> = LazyLock::new(|| [OWN_PIECES, GENERAL_PIECES].concat());
+
+const OWN_PIECES: &[&str] = &[
     "password",
     "token",
     "secret_name",

@@ -4,7 +4,7 @@
 
 use super::super::chars::*;
 use super::super::command::{self, Look};
-use super::super::keys::{classify_key, Family, KeyClass};
+use super::super::keys::{bare_key, classify_key, Family, KeyClass};
 use super::super::rule::Rule;
 use super::super::tokens::{aws_secret_near, token_at, whole_token};
 use super::super::values::{accept_credential, accept_value, Mode};
@@ -32,9 +32,14 @@ impl Scanner<'_, false> {
         let t = past_separators(b, s, e);
         if e - t >= 15 {
             if let Some((end, rule)) = token_at(b, t) {
-                if self.emit(t, end, rule) && rule == Rule::AwsAccessKeyId {
-                    if let Some((a, z)) = aws_secret_near(b, end) {
-                        if self.emit(a, z, Rule::AwsSecretAccessKey) {
+                if self.emit(t, end, rule) {
+                    let partner = if rule == Rule::AwsAccessKeyId {
+                        aws_secret_near(b, end).map(|span| (span, Rule::AwsSecretAccessKey))
+                    } else {
+                        quoted_partner(b, t, end).map(|span| (span, Rule::SecretAssignment))
+                    };
+                    if let Some(((a, z), rule)) = partner {
+                        if self.emit(a, z, rule) {
                             return Some(z);
                         }
                     }
@@ -48,7 +53,7 @@ impl Scanner<'_, false> {
                 return self.secure_string(e);
             }
             if s > 0 && matches!(b[s - 1], b'\'' | b'"') && b.get(e) == Some(&b[s - 1]) {
-                if let Some(family) = literal_named_before(b, s - 1) {
+                if let Some(family) = literal_named_before(b, s - 1).or_else(|| literal_labelled(b, s - 1)) {
                     if accept_value(&b[s..e], Mode::Quoted, family) && self.emit(s, e, Rule::SecretAssignment) {
                         return Some(e + 1);
                     }
@@ -344,6 +349,52 @@ fn literal_named_before(b: &[u8], q: usize) -> Option<Family> {
     let login = args == 1 && LOGIN.contains(&func);
     let connect = args == 2 && CONNECT.contains(&func);
     (login || connect).then_some(Family::Password)
+}
+
+/// For a long quoted literal (its opening quote at `q`), a label right before it and a blank, with no operator: a word
+/// that names a secret, a bare `key` or a vendor's name (`token '…'`, `sid 'AC…' token '…'`, `app '…' key '…'`).
+/// Without an operator the label is weaker evidence: its value is read as [`Family::Listed`] (a password's as a
+/// password's, a bare key's as [`Family::Random`]). The label ends in a letter, as the raw scan's trigger
+/// (`quoted_after_comma_or_word`) assumes.
+fn literal_labelled(b: &[u8], q: usize) -> Option<Family> {
+    let j = blanks_before(b, q);
+    if j == q || j == 0 || !b[j - 1].is_ascii_alphabetic() {
+        return None;
+    }
+    let word = &b[run_back(b, j, |c| is_alnum(c) || c == b'_' || c == b'-')..j];
+    let kc = classify_key(word).or_else(|| bare_key(word))?;
+    Some(match kc.family {
+        Family::Password | Family::Random => kc.family,
+        _ => Family::Listed,
+    })
+}
+
+/// After a known token quoted at `t..end` (`'AC…'`), the next quoted argument of the same list (`Client('AC…',
+/// '…')`): the other half of a two-part credential, when it passes as [`Family::Listed`].
+fn quoted_partner(b: &[u8], t: usize, end: usize) -> Option<(usize, usize)> {
+    let q = *b.get(end)?;
+    if t == 0 || b[t - 1] != q || !matches!(q, b'\'' | b'"') {
+        return None;
+    }
+    let mut j = end + 1;
+    while b.get(j) == Some(&b' ') {
+        j += 1;
+    }
+    if b.get(j) != Some(&b',') {
+        return None;
+    }
+    j += 1;
+    while b.get(j) == Some(&b' ') {
+        j += 1;
+    }
+    let q2 = *b.get(j)?;
+    if !matches!(q2, b'\'' | b'"') {
+        return None;
+    }
+    let vs = j + 1;
+    let n = run_len(b, vs, |c| is_b64url(c) || c == b'+' || c == b'/' || c == b'=');
+    let ve = vs + n;
+    (b.get(ve) == Some(&q2) && accept_value(&b[vs..ve], Mode::Quoted, Family::Listed)).then_some((vs, ve))
 }
 
 /// Where the spaces and tabs that end at `j` start.

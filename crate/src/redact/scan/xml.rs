@@ -3,6 +3,7 @@
 
 use super::super::chars::*;
 use super::super::keys::{Family, KeyClass};
+use super::super::tokens::whole_token;
 use super::super::values::{accept_value, Mode};
 use super::Scanner;
 
@@ -15,8 +16,8 @@ impl Scanner<'_, false> {
         let Some(kc) = self.tag_key(i, key) else {
             return i + 1;
         };
-        if matches!(kc.family, Family::Authorization | Family::PrivateKey) {
-            return i + 1; // `Bearer …` and PEM blocks: their own rules
+        if kc.family == Family::Authorization {
+            return i + 1; // `Bearer …`: its own rule
         }
         let rest = &b[i + 1..b.len().min(i + 1 + 8192)];
         let Some(len) = rest.iter().position(|&c| c == b'<' || c == b'\n') else {
@@ -27,10 +28,12 @@ impl Scanner<'_, false> {
         }
         let v = &rest[..len];
         let (vs, ve) = (i + 1 + (v.len() - v.trim_ascii_start().len()), i + 1 + v.trim_ascii_end().len());
-        if ve <= vs || !accept_value(&b[vs..ve], Mode::Literal, kc.family) {
+        // (A PEM block, which spans lines, is the PEM rule's, which keeps its armour lines.)
+        if ve <= vs || b[vs..ve].starts_with(b"-----BEGIN") || !accept_value(&b[vs..ve], Mode::Literal, kc.family) {
             return i + 1;
         }
-        if self.emit(vs, ve, kc.rule) {
+        // A vendor's token in a credentials file (`<secret>ghp_…</secret>`) is named by its own rule.
+        if self.emit(vs, ve, whole_token(&b[vs..ve]).unwrap_or(kc.rule)) {
             ve
         } else {
             i + 1
