@@ -57,17 +57,17 @@ function median(xs) {
   return s[Math.floor(s.length / 2)];
 }
 
-
-/** The reading API of a plugin directory: plugin/read/index.js, or plugin/read.js before it was split. */
-function readModule(pluginDir) {
-  const split = path.join(pluginDir, "read", "index.js");
-  return pathToFileURL(fs.existsSync(split) ? split : path.join(pluginDir, "read.js")).href;
+/** The first of `names` (paths inside a plugin directory) that exists there, as a URL: the layouts differ by
+ *  revision. */
+function moduleOf(pluginDir, ...names) {
+  const found = names.map((n) => path.join(pluginDir, n)).find((p) => fs.existsSync(p));
+  return pathToFileURL(found ?? path.join(pluginDir, names[0])).href;
 }
 
 /** Runs in the runtime under test, on the plugin in `pluginDir`: prints one JSON object of timings. */
 async function measure(pluginDir, dir100, dir10) {
-  const read = await import(readModule(pluginDir));
-  const { read: readCmd } = await import(pathToFileURL(path.join(pluginDir, "commands.js")).href);
+  const read = await import(moduleOf(pluginDir, "read/index.js", "read.js"));
+  const { read: readCmd } = await import(moduleOf(pluginDir, "cli/read.js", "commands.js"));
   const out = {};
   const file100 = path.join(dir100, "r.jsonl");
   const file10 = path.join(dir10, "r.jsonl");
