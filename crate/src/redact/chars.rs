@@ -3,21 +3,40 @@
 
 pub use crate::bytes::find;
 
+/// The classes below as bits of one table, so that a run of them costs a load and a test a byte (the matchers'
+/// body scans walk most of the bytes of a token).
+const ALNUM: u8 = 1;
+const B64URL: u8 = 2;
+const B64: u8 = 4;
+static CLASSES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        let alnum = b.is_ascii_alphanumeric();
+        t[c] = (if alnum { ALNUM } else { 0 })
+            | (if alnum || b == b'_' || b == b'-' { B64URL } else { 0 })
+            | (if alnum || b == b'+' || b == b'/' || b == b'=' { B64 } else { 0 });
+        c += 1;
+    }
+    t
+};
+
 #[inline]
 pub fn is_alnum(c: u8) -> bool {
-    c.is_ascii_alphanumeric()
+    CLASSES[c as usize] & ALNUM != 0
 }
 
 /// `[A-Za-z0-9_-]`: base64url, and the body of most vendor tokens.
 #[inline]
 pub fn is_b64url(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
+    CLASSES[c as usize] & B64URL != 0
 }
 
 /// `[A-Za-z0-9+/=]`: standard base64 with padding.
 #[inline]
 pub fn is_b64(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'+' || c == b'/' || c == b'='
+    CLASSES[c as usize] & B64 != 0
 }
 
 #[inline]
@@ -99,4 +118,21 @@ pub fn lower<'a>(w: &[u8], buf: &'a mut [u8; 24]) -> &'a [u8] {
 #[inline]
 pub fn is_cred(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'~' | b'+' | b'/' | b'=' | b'-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn class_table_matches_its_definitions() {
+        for c in 0..=255u8 {
+            let alnum = c.is_ascii_alphanumeric();
+            assert_eq!(is_alnum(c), alnum, "{c}");
+            assert_eq!(is_b64url(c), alnum || c == b'_' || c == b'-', "{c}");
+            assert_eq!(is_b64(c), alnum || matches!(c, b'+' | b'/' | b'='), "{c}");
+        }
+    }
 }

@@ -707,6 +707,25 @@ fn labels_vendors_and_random_keys() {
 }
 
 #[test]
+fn a_bare_key_before_a_token_leaves_it_to_the_token_rule() {
+    let gh = format!("ghp_{}", body(36));
+    let tok = format!("glrt-{}", body(20));
+    let gl = format!("{tok}+x==");
+    let cases = [
+        (format!("using key={gh} ok"), "using key=[REDACTED:github-token] ok"),
+        (format!("account key={gh};EndpointSuffix=x"), "account key=[REDACTED:github-token];EndpointSuffix=x"),
+        // An Azure label reads the value to `;`, past where the token ends.
+        (format!("shared access key={tok},more;y"), "shared access key=[REDACTED:azure-connection-string];y"),
+        (format!("account key={tok}.;y"), "account key=[REDACTED:azure-connection-string];y"),
+        (format!("using key={gl};y"), "using key=[REDACTED:secret-assignment];y"),
+        ("the private key=-----BEGIN".into(), "the private key=-----BEGIN"),
+    ];
+    for (input, want) in cases {
+        assert_eq!(text(&input), want, "input: {input}");
+    }
+}
+
+#[test]
 fn passwords_after_a_keyword_need_15_word_characters() {
     let m = "[REDACTED:secret-assignment]";
     let cases: Vec<(&str, String)> = vec![

@@ -95,13 +95,20 @@ impl Scanner<'_, false> {
         } {
             return op + 1;
         }
-        let kc = self.keys.classify(b, ks, ke);
+        // (`classify_key` names no bare `key`: that is `bare_key`'s, so the lookup is skipped for it.)
+        let bare = if k.len() == 3 { bare_key(k) } else { None };
+        let kc = if bare.is_some() { None } else { self.keys.classify(b, ks, ke) };
         let odbc =
             || odbc_pwd(b, (ks, ke), op).then_some(KeyClass { rule: Rule::SecretAssignment, family: Family::Password });
         // A bare `key` is what the label before it names, if it names a secret.
-        let kc = match kc {
-            None => bare_key(k).map(|bare| self.label_before(ks, ke).unwrap_or(bare)),
-            some => some,
+        let kc = match (kc, bare) {
+            (None, Some(bare)) => {
+                if self.bare_value_is_token(ks, vstart) {
+                    return op + 1;
+                }
+                Some(self.label_before(ks, ke).unwrap_or(bare))
+            }
+            (kc, _) => kc,
         };
         let Some(kc) = kc.or_else(|| self.named_by_sibling(ks, ke)).or_else(odbc) else {
             return op + 1;
@@ -175,6 +182,22 @@ impl Scanner<'_, false> {
             ls = run_back(b, ls - 1, |c| is_alnum(c) || c == b'_' || c == b'-');
         }
         (ls < ks).then(|| self.keys.classify(b, ls, ke)).flatten().filter(|kc| !kc.family.by_shape())
+    }
+
+    /// For a bare `key` at `ks`: whether its value is a whole token or a PEM block, which the rest of
+    /// [`assignment`](Self::assignment) turns away whatever label is before the key, unless that label is Azure's
+    /// (`account key`, `shared access key`: a value read to `;`). Asked before the label is looked up: `key=<token>`
+    /// is how tokens are passed around.
+    fn bare_value_is_token(&self, ks: usize, vstart: usize) -> bool {
+        let b = self.b;
+        let prev = ks.checked_sub(1).filter(|&p| b[p] == b' ').map_or(ks, |p| run_back(b, p, is_b64url));
+        if contains_ci(&b[prev..ks], b"acc") {
+            return false;
+        }
+        self.value_at(vstart, false).is_some_and(|v| {
+            let value = &b[v.start..v.end];
+            whole_token(value).is_some() || value.starts_with(b"-----BEGIN")
+        })
     }
 
     /// For the key `value` of a YAML name/value pair, what the name names (`- name: DB_PASSWORD` on the line before
