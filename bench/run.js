@@ -36,6 +36,8 @@ const GIT = ["git.js", "context.js"];
 const BUN = path.join(ROOT, "node_modules", ".bin", "bun");
 const NODE = process.execPath;
 const QUICK = process.argv.includes("--quick");
+/** Calls each many-process appender makes before it is timed. */
+const WARM_CALLS = 20000;
 /** `--only=<part>[,<part>]` runs just those parts (inproc, load, size, cli, throughput, rotation) and prints them
  *  without touching BENCHMARKS.md. */
 const ONLY = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
@@ -177,8 +179,9 @@ async function partAppender(mode, file, n, startAt) {
       fs.closeSync(fd);
     };
   }
-  // Steady state: the first ~2000 calls run while V8 tiers up the JS and the wasm (about 4x slower).
-  for (let i = 0; i < 3000; i++) one(file + ".warm", false);
+  // Steady state: the first calls run while the JIT tiers the JS and the wasm up. V8 is there after ~2000 calls;
+  // JSC (Bun) takes longer, the more so the more functions an append goes through (BENCHMARKS.md).
+  for (let i = 0; i < WARM_CALLS; i++) one(file + ".warm", false);
   while (Date.now() < startAt) await new Promise((r) => setTimeout(r, 1));
   const t0 = Date.now();
   for (let i = 0; i < n; i++) one(file, sync);
@@ -205,7 +208,7 @@ function runtimes() {
 async function throughput(runtime, mode, procs, n, code = ROOT) {
   const d = tmp("bench-tp-");
   const file = path.join(d, "r.jsonl");
-  const startAt = Date.now() + 3000; // every process has loaded and warmed up by then
+  const startAt = Date.now() + 5000; // every process has loaded and warmed up by then
   const kids = Array.from({ length: procs }, () =>
     new Promise((resolve, reject) => {
       const env = { ...process.env, BENCH_CODE: code };
