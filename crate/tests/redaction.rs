@@ -29,6 +29,20 @@ fn run(r: &Redactor, mode: &str, input: &str) -> Option<(String, Vec<Hit>)> {
     }
 }
 
+/// A private-key block whose body holds a marker is left whole; when another rule then takes its END line (here
+/// a database's echo of the key), the block must not read as truncated to a second pass: redacting is idempotent.
+#[test]
+fn a_kept_key_block_stays_kept_when_its_end_line_is_redacted() {
+    let r = redactor();
+    let s = "-----BEGIN PRIVATE KEY-----\npostgres://u:password[REDACTED:jwt]DETAIL: Key (secret)=(\\n-----END PRIVATE KEY-----)";
+    let (once, _) = r.redact_text(s).expect("the echoed END line is redacted");
+    assert!(once.ends_with("Key (secret)=([REDACTED:db-key-echo])"), "{once}");
+    assert_eq!(r.redact_text(&once), None, "a second pass finds nothing: {once}");
+    // A truncated block (`head id_rsa`) is still taken up to where its material ends.
+    let head = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7";
+    assert!(r.redact_text(head).expect("a truncated key").0.contains("[REDACTED:private-key]"));
+}
+
 #[derive(Default)]
 struct Row {
     total: usize,

@@ -100,10 +100,16 @@ impl Scanner<'_, false> {
             Some(k) => hdr_end + k,
             // Truncated output (`head id_rsa`): take what looks like key material.
             None => {
-                hdr_end
+                let e = hdr_end
                     + run_len(b, hdr_end, |c| {
                         is_b64(c) || c.is_ascii_whitespace() || matches!(c, b'\\' | b':' | b',' | b'-')
-                    })
+                    });
+                // Material that runs into a marker was seen before: a block whose body held a marker is left
+                // whole, and redacting an echo of its END line afterwards must not make it look truncated.
+                if starts_with_at(b, e, MARKER_PREFIX) {
+                    return None;
+                }
+                e
             }
         };
         let (bs, be) = trim_pem(b, hdr_end, body_end);
