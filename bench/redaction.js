@@ -27,6 +27,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { redactionFixtures } from "../tests/fixtures/redaction/fixtures.js";
 import { entry1k } from "./entry.js";
+import { writeSection } from "./section.js";
 
 const SELF = fileURLToPath(import.meta.url);
 export const ROOT = path.resolve(path.dirname(SELF), "..");
@@ -665,17 +666,8 @@ function jsFixtureScore() {
   return `${((100 * caught) / pos.length).toFixed(1)}% of the positives with ${((100 * fp) / neg.length).toFixed(1)}% false positives`;
 }
 
-function writeSection(text) {
-  const file = path.join(ROOT, "BENCHMARKS.md");
-  const start = "<!-- redaction-bench:start -->";
-  const end = "<!-- redaction-bench:end -->";
-  const cur = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
-  const block = `${start}\n${text}\n${end}`;
-  const i = cur.indexOf(start);
-  const j = cur.indexOf(end);
-  const next = i >= 0 && j > i ? cur.slice(0, i) + block + cur.slice(j + end.length) : cur.replace(/\n*$/, "\n\n") + block + "\n";
-  fs.writeFileSync(file, next);
-}
+const START = "<!-- redaction-bench:start -->";
+const END = "<!-- redaction-bench:end -->";
 
 async function main() {
   if (process.argv.includes("--child")) {
@@ -709,7 +701,7 @@ async function main() {
   if (BASE) text += "\n\n" + abSection(abRuns.map(mergeAb));
   console.log(text);
   if (!process.argv.includes("--no-write")) {
-    writeSection(text);
+    writeSection(START, END, `${START}\n${text}\n${END}`);
     console.error("\nwritten to BENCHMARKS.md (redaction-bench section)");
   }
 }
