@@ -15,6 +15,8 @@ import { settingsOf } from "../settings.js";
 import { exportStatusOf } from "../export/status.js";
 import { indexPath, lockPath } from "../paths.js";
 import { missingDriver } from "../recall/driver.js";
+import { hintsOff } from "../recall/hints.js";
+import { recallOff } from "../recall/service.js";
 import { UsageError } from "./args.js";
 import { commandArgs } from "./filters.js";
 import { ioOf, usage } from "./output.js";
@@ -303,10 +305,11 @@ export async function examine(options = {}) {
   };
 }
 
-/** Recall in this runtime for `file`: { state: "off" | "unavailable" | "ready", why, hints, index, bytes,
- *  written }. Read from the settings and a stat of the index: doctor neither opens nor builds it. */
+/** Recall in this runtime for `file`: { state: "off" | "unavailable" | "ready", why, hintsOff (why hints are
+ *  off, or null), index, bytes, written }. Decided by recall's own rules and a stat of the index: doctor
+ *  neither opens nor builds it. */
 function recallState(file, env, fs, versions = process.versions) {
-  const s = settingsOf(env);
+  const off = recallOff({ env });
   const index = indexPath(file, { env });
   let st = null;
   try {
@@ -316,9 +319,9 @@ function recallState(file, env, fs, versions = process.versions) {
   }
   const missing = missingDriver(versions);
   return {
-    state: s.recall === false ? "off" : missing ? "unavailable" : "ready",
-    why: s.recall === false ? "switched off by AI_RECORDINGS_RECALL=0" : missing,
-    hints: s.recall !== false && s.hints !== false,
+    state: off ? "off" : missing ? "unavailable" : "ready",
+    why: off ?? missing,
+    hintsOff: hintsOff({ env }),
     index,
     bytes: st ? st.size : null,
     written: st ? new Date(st.mtimeMs).toISOString() : null,
@@ -366,7 +369,7 @@ export function formatReport(r) {
   L.push("");
   L.push("Recall");
   const rc = r.recall;
-  if (rc.state === "ready") L.push(`  works in this runtime; hints on failures ${rc.hints ? "on" : "off (AI_RECORDINGS_HINTS=0)"}`);
+  if (rc.state === "ready") L.push(`  works in this runtime; ${rc.hintsOff ?? "hints on failures are on"}`);
   else L.push(`  not in use: ${rc.why}`);
   L.push(`  index: ${rc.index}`);
   L.push(

@@ -83,7 +83,7 @@ test("the recall section: switched off, not in this runtime, or where the index 
   const env = envFor(dir, { AI_RECORDINGS_FILE: file, XDG_DATA_HOME: path.join(dir, "data") });
   const index = indexPath(file, { env });
   const off = await doctor([], { ...env, AI_RECORDINGS_RECALL: "0" });
-  assert.match(off.stdout, /^Recall\n  not in use: switched off by AI_RECORDINGS_RECALL=0\n/m);
+  assert.match(off.stdout, /^Recall\n  not in use: recall is switched off \(AI_RECORDINGS_RECALL=0\)\n/m);
   const r = await doctor(["--json"], env);
   const report = JSON.parse(r.stdout);
   assert.equal(report.recall.index, index);
@@ -98,13 +98,13 @@ test("the recall section: switched off, not in this runtime, or where the index 
     return;
   }
   assert.equal(report.recall.state, "ready");
-  assert.match(text, /^Recall\n  works in this runtime; hints on failures on$/m);
+  assert.match(text, /^Recall\n  works in this runtime; hints on failures are on$/m);
   const { openIndex } = await import("../../plugin/recall/index.js");
   const ix = await openIndex({ env });
   assert.equal(ix.catchUp().added, 1);
   ix.close();
   const built = await doctor([], { ...env, AI_RECORDINGS_HINTS: "0" });
-  assert.match(built.stdout, /^  works in this runtime; hints on failures off \(AI_RECORDINGS_HINTS=0\)$/m);
+  assert.match(built.stdout, /^  works in this runtime; hints are switched off \(AI_RECORDINGS_HINTS=0\)$/m);
   assert.match(built.stdout, /^  \d+\.\d KiB, last written 20\d\d-\d\d-\d\dT[\d:.]+Z; derived from the files/m);
   assert.equal(built.code, 0);
 });
