@@ -9,6 +9,7 @@
 //! `raw`), then `capture` and the context stamps, then the redaction summary, then, on an automatic failure,
 //! its fingerprint (`fp`, `failure`: read out of the line as stored, so readers derive the same).
 
+use crate::context::Stamps;
 use crate::line::Line;
 use crate::outcome::{Outcome, Reason, Style, Target};
 use crate::parse::strict_json::{self, string_token};
@@ -23,52 +24,6 @@ pub enum Input<'a> {
     Bytes(&'a [u8]),
     /// UTF-16 code units of a JS string that is not well formed (holds a lone surrogate).
     Utf16(&'a [u16]),
-}
-
-/// Stamps gathered by the edge, rendered once and reused for every entry.
-#[derive(Debug, Clone, Default)]
-pub struct Context {
-    /// `capture`: how the entry was captured (cli, agent, auto, mcp).
-    pub capture: String,
-    /// String stamps in the order they are written; empty values are skipped.
-    pub stamps: Vec<(String, String)>,
-}
-
-impl Context {
-    /// Renders the stamps once for many entries: each value as a JSON token, already redacted (an origin
-    /// URL can carry a token), with its redactions kept to be reported on every line that writes it.
-    pub fn render(&self, redactor: &Redactor) -> Stamps {
-        let capture = (!self.capture.is_empty()).then(|| ("capture".to_owned(), self.capture.clone()));
-        let members = capture
-            .iter()
-            .chain(self.stamps.iter().filter(|(_, v)| !v.is_empty()))
-            .map(|(key, value)| {
-                let token = string_token(value);
-                let (token, hits) = match redactor.redact_json_member(key, &token) {
-                    Some((clean, hits)) => {
-                        (clean, hits.into_iter().map(|h| Hit { path: format!("$.{key}"), ..h }).collect())
-                    }
-                    None => (token, Vec::new()),
-                };
-                Stamp { key: key.clone(), member: format!("{}:{token}", string_token(key)), hits }
-            })
-            .collect();
-        Stamps { members }
-    }
-}
-
-/// A context rendered for writing: see [`Context::render`].
-#[derive(Debug, Clone, Default)]
-pub struct Stamps {
-    pub(crate) members: Vec<Stamp>,
-}
-
-#[derive(Debug, Clone)]
-pub(crate) struct Stamp {
-    pub(crate) key: String,
-    /// `"key":value`, ready to append.
-    pub(crate) member: String,
-    pub(crate) hits: Vec<Hit>,
 }
 
 /// Records one input. `now` is milliseconds since the epoch; `random` feeds the entry id.
@@ -208,6 +163,7 @@ fn decode_key(token: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::context::Context;
     use crate::redact::RedactOptions;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;

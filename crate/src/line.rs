@@ -1,7 +1,7 @@
 //! Assembling one line: `ts` and `eid` first, then the content, then `capture` and the context stamps, then the
 //! redaction summary. A key the caller supplied is never written a second time: the caller's value stands.
 
-use crate::entry::Stamps;
+use crate::context::Stamps;
 use crate::outcome::{Outcome, Reason, Style, Target};
 use crate::parse::strict_json::{encode_string, string_token};
 use crate::redact::{Hit, Redactor};

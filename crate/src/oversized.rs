@@ -1,7 +1,7 @@
 //! Inputs over the size bound: the JS edge cuts them into bounded pieces, each kept as a quarantine line under one
 //! `eid`, and writes one marker line in the main file.
 
-use crate::entry::Stamps;
+use crate::context::Stamps;
 use crate::line::Line;
 use crate::outcome::{Outcome, Reason, Style, Target};
 use crate::parse::strict_json::string_token;
@@ -150,7 +150,7 @@ pub fn marker(now: f64, eid: &str, count: u32, total: f64, ctx: &Stamps, redacto
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::entry::Context;
+    use crate::context::Context;
     use crate::redact::RedactOptions;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -2,7 +2,7 @@
 //! recoverable (a JSON string, or base64 of the bytes or UTF-16 code units with a lossy preview), redacted.
 
 use crate::b64;
-use crate::entry::Stamps;
+use crate::context::Stamps;
 use crate::line::Line;
 use crate::outcome::{Outcome, Reason, Style, Target};
 use crate::parse::strict_json::string_token;

@@ -7,7 +7,8 @@ use js_sys::{Array, JsString, Object, Reflect, Uint8Array};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use crate::entry::{self, Context, Input, Stamps};
+use crate::context::{Context, Stamps};
+use crate::entry::{self, Input};
 use crate::outcome::{Outcome, Target};
 use crate::oversized;
 use crate::redact::{RedactOptions, Redactor};
