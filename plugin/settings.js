@@ -64,6 +64,7 @@ let lastSettings = null;
  *   recall                        false turns recall off (the tool, hints; `record recall` says it is off)
  *   hints                         false turns the hints added to failures off
  *   indexDir                      where recall indexes live (default under XDG_DATA_HOME)
+ *   team                          pull teammates' exported rows into the recall index before recalls
  */
 export function settingsOf(env) {
   // The writer asks once per append, nearly always of the one process snapshot: that answer is kept at hand.
@@ -111,6 +112,7 @@ export function settingsOf(env) {
     recall: bool("AI_RECORDINGS_RECALL"),
     hints: bool("AI_RECORDINGS_HINTS"),
     indexDir: str("AI_RECORDINGS_INDEX_DIR"),
+    team: bool("AI_RECORDINGS_TEAM"),
     problems,
   };
   if (frozen) parsed.set(env, Object.freeze(out));

@@ -2,7 +2,7 @@
 // everything read was exported, 1 when the export failed (nothing half-done stays: the next run resumes), 2 for
 // a usage error. Every message shows the connection with its password redacted.
 
-import { ConnectionError, connectionOf, describeDbError, scrub } from "../export/connection.js";
+import { ConnectionError, connectionOf, describeDbError, scrub, urlSecrets } from "../export/connection.js";
 import { ExportError, connect, exportRecordings } from "../export/run.js";
 import { SchemaError } from "../export/schema.js";
 import { machineOf } from "../export/machine.js";
@@ -145,23 +145,5 @@ export async function exportCmd(argv, io = {}) {
     return fail(`export to ${conn.shown} failed: ${why}; nothing half-done was kept, the next run resumes`);
   } finally {
     await client?.end().catch(() => {});
-  }
-}
-
-/** Passwords in any URL-looking argument, for a usage message that quotes one. */
-function urlSecrets(argv) {
-  const out = [];
-  for (const a of argv) {
-    const m = /:\/\/[^:/@\s]*:([^@\s]*)@/.exec(a);
-    if (m) out.push(m[1], decodeURIComponentSafe(m[1]));
-  }
-  return out;
-}
-
-function decodeURIComponentSafe(s) {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
   }
 }

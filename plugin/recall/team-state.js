@@ -1,0 +1,76 @@
+// What the last team pulls did, for `record doctor`, for recall's "the team source was not reached" and for
+// deciding when the next automatic pull is due: a small JSON file beside the index (`<index>-team.json`, so
+// deleting `*.sqlite*` removes it with the index). It holds the source's URL only with the password redacted.
+//
+// The automatic pull is a detached `record sync --auto`, started at most once per AUTO_PULL_MS by a recall or
+// hint: the search never waits for the network, it answers from what was pulled before.
+
+import { fs as nodeFs, importSibling, path } from "../builtins.js";
+import { getMeta } from "./schema.js";
+
+/** The least time between two automatic pulls of one index. */
+export const AUTO_PULL_MS = 5 * 60_000;
+
+/** Where the team state of the index at `indexFile` lives. */
+export function teamStatePath(indexFile) {
+  return `${indexFile}-team.json`;
+}
+
+/** The state ({ source, lastAttempt, lastSuccess, lastFailure, lastReason, lastAdded, teamRows, position }; times
+ *  ISO strings) or null when no pull was tried. */
+export function readTeamState(indexFile, { fs = nodeFs } = {}) {
+  try {
+    const v = JSON.parse(fs.readFileSync(teamStatePath(indexFile), "utf8"));
+    return v && typeof v === "object" ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Merges `patch` into the state, replacing the file whole (a reader sees the old or the new one). Never
+ *  throws: the state is a hint, the rows and their position are in the index. */
+export function noteTeamState(indexFile, patch, { fs = nodeFs } = {}) {
+  const file = teamStatePath(indexFile);
+  try {
+    const next = { ...(readTeamState(indexFile, { fs }) ?? {}), ...patch };
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(tmp, JSON.stringify(next) + "\n", { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch {
+    // not noted
+  }
+}
+
+/** Whether the last pull attempt failed: { at, reason } of that failure, else null. */
+export function lastPullFailed(state) {
+  if (!state?.lastFailure) return null;
+  if (state.lastSuccess && state.lastSuccess > state.lastFailure) return null;
+  return { at: state.lastFailure, reason: state.lastReason ?? "unknown" };
+}
+
+/** Whether an automatic pull is due for the open index `ix` ({ db, path }) at `now` (ms): none was tried for
+ *  AUTO_PULL_MS, or the index has no position yet (new or made again) and none was tried in the last minute. */
+export function autoPullDue(ix, state, now, interval = AUTO_PULL_MS) {
+  const last = state?.lastAttempt ? Date.parse(state.lastAttempt) : NaN;
+  if (Number.isNaN(last) || now - last >= interval || now < last) return true;
+  return getMeta(ix.db, "team") === null && now - last >= Math.min(interval, 60_000);
+}
+
+/**
+ * Starts a detached `record sync --auto` for the index `ix` when one is due, noting the attempt first so
+ * concurrent recalls start one between them (two at once would still add each row once). Resolves to whether
+ * one was started; never rejects. options: { file, env, cwd, now, spawn, interval }.
+ */
+export async function startAutoPull(ix, options = {}) {
+  try {
+    const now = options.now ?? Date.now();
+    if (!autoPullDue(ix, readTeamState(ix.path), now, options.interval)) return false;
+    noteTeamState(ix.path, { lastAttempt: new Date(now).toISOString() });
+    const { startSync } = await importSibling("./export/after.js");
+    await startSync({ file: ix.file, env: options.env, cwd: options.cwd, spawn: options.spawn });
+    return true;
+  } catch {
+    return false;
+  }
+}
