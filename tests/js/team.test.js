@@ -282,3 +282,33 @@ test("with AI_RECORDINGS_TEAM=1 a recall starts the pull in the background, and 
   assert.equal(readTeamState(index).lastAttempt, attempt);
   assert.ok(fs.existsSync(teamStatePath(index)));
 });
+
+test("a pull with nothing new sends one query; one with new rows a query per batch besides", { skip }, async () => {
+  const db = await cluster.createDatabase();
+  const url = cluster.url(db);
+  const a = host("a8", { w: "git@example.com:t/w.git" });
+  const c = host("c8", { w: "git@example.com:t/w.git" });
+  put(a, Array.from({ length: 25 }, (_, i) => `lesson ${i}: the ibis cache`), { cwd: a.clones.w });
+  assert.equal((await exportIn(a, ["--to", url])).code, 0);
+  const pg = (await import("pg")).default;
+  let sent = 0;
+  class Counting extends pg.Client {
+    query(...args) {
+      sent++;
+      return super.query(...args);
+    }
+  }
+  const pull = async () => {
+    sent = 0;
+    const stdout = sink();
+    const code = await sync(["--from", url, "--batch", "10", "--json"], { env: c.env, stdout, stderr: sink(), cwd: c.clones.w, Client: Counting });
+    assert.equal(code, 0);
+    return { sent, json: JSON.parse(stdout.text) };
+  };
+  const first = await pull();
+  assert.equal(first.json.added, 25);
+  assert.equal(first.sent, 1 + 3, "the head, then three batches of at most 10");
+  const idle = await pull();
+  assert.equal(idle.json.added, 0);
+  assert.equal(idle.sent, 1);
+});
