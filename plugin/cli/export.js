@@ -46,8 +46,9 @@ const OPTIONS = {
   "-h": { key: "help", flag: true },
 };
 
-function optionsOf(argv) {
-  const p = parseArgs(argv, OPTIONS, "command");
+/** The options of a database command (`spec`: export's or sync's); a --batch must be a positive number. */
+export function dbOptions(argv, spec = OPTIONS) {
+  const p = parseArgs(argv, spec, "command");
   if (p.positional.length) throw new UsageError(`unexpected argument "${p.positional[0]}"`);
   const out = p.values;
   if (out.batch !== undefined && !/^[1-9]\d*$/.test(out.batch)) throw new UsageError(`--batch needs a positive whole number, not "${out.batch}"`);
@@ -62,7 +63,7 @@ export async function exportCmd(argv, io = {}) {
   const cwd = io.cwd ?? process.cwd();
   let opts;
   try {
-    opts = optionsOf(argv);
+    opts = dbOptions(argv);
   } catch (e) {
     stderr.write(`record export: ${scrub(e.message, urlSecrets(argv))}. See record export --help.\n`);
     return 2;

@@ -11,7 +11,7 @@ import { openIndex } from "../recall/index.js";
 import { repoOf } from "../recall/service.js";
 import { ALL_REPOS, forgetTeam, ownKeys, teamRows } from "../recall/team.js";
 import { noteTeamState } from "../recall/team-state.js";
-import { UsageError, parseArgs } from "./args.js";
+import { dbOptions } from "./export.js";
 
 export const HELP = `record sync - pull what teammates exported into this machine's recall index
 
@@ -56,14 +56,6 @@ const OPTIONS = {
   "-h": { key: "help", flag: true },
 };
 
-function optionsOf(argv) {
-  const p = parseArgs(argv, OPTIONS, "command");
-  if (p.positional.length) throw new UsageError(`unexpected argument "${p.positional[0]}"`);
-  const out = p.values;
-  if (out.batch !== undefined && !/^[1-9]\d*$/.test(out.batch)) throw new UsageError(`--batch needs a positive whole number, not "${out.batch}"`);
-  return out;
-}
-
 /** `record sync ARGS`: resolves to the exit status. io: { stdout, stderr, env, cwd, now, Client }. */
 export async function sync(argv, io = {}) {
   const stdout = io.stdout ?? process.stdout;
@@ -73,7 +65,7 @@ export async function sync(argv, io = {}) {
   const now = () => new Date(io.now ? io.now() : Date.now()).toISOString();
   let opts;
   try {
-    opts = optionsOf(argv);
+    opts = dbOptions(argv, OPTIONS);
   } catch (e) {
     stderr.write(`record sync: ${scrub(e.message, urlSecrets(argv))}. See record sync --help.\n`);
     return 2;

@@ -104,6 +104,22 @@ export function prepare(db) {
   return true;
 }
 
+/** Runs `fn` in one write transaction (BEGIN IMMEDIATE: a second writer waits for the first), committed when
+ *  it returns, rolled back when it throws. Returns what `fn` returns. */
+export function transaction(db, fn) {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const out = fn();
+    db.exec("COMMIT");
+    return out;
+  } catch (e) {
+    try {
+      db.exec("ROLLBACK");
+    } catch {}
+    throw e;
+  }
+}
+
 export function getMeta(db, key) {
   return db.get("SELECT value FROM meta WHERE key = ?", key)?.value ?? null;
 }

@@ -7,7 +7,7 @@
 // The position is kept with the repositories it was pulled for: when this machine starts on another one, the
 // next pull reads from the start again (what is there already is skipped), so nothing of it is missed.
 
-import { getMeta, setMeta } from "./schema.js";
+import { getMeta, setMeta, transaction } from "./schema.js";
 import { forgetAbsentWords, insertEntry } from "./build.js";
 import { rowOf } from "./row.js";
 
@@ -77,16 +77,12 @@ const samePlan = (a, b) => a !== null && a.position === b.from && a.keys.length 
  */
 export function addTeamRows(db, rows, plan, to) {
   const all = plan.keys.includes(ALL_REPOS);
-  let added = 0;
-  let skipped = 0;
-  db.exec("BEGIN IMMEDIATE");
-  try {
+  return transaction(db, () => {
     const at = teamPosition(db);
-    const fresh = plan.from === 0 && at === null;
-    if (!fresh && !samePlan(at, plan) && !(plan.from === 0 && at && !covers(at.keys, plan.keys))) {
-      db.exec("ROLLBACK");
-      return { added, skipped, stale: true };
-    }
+    const restart = plan.from === 0 && (at === null || !covers(at.keys, plan.keys));
+    if (!restart && !samePlan(at, plan)) return { added: 0, skipped: 0, stale: true };
+    let added = 0;
+    let skipped = 0;
     for (const r of rows) {
       const key = repoKey(r.origin, r.repo);
       const entry = all || plan.keys.includes(key) ? parse(r.line) : null;
@@ -96,14 +92,8 @@ export function addTeamRows(db, rows, plan, to) {
     }
     setMeta(db, "team", JSON.stringify({ position: to, keys: plan.keys }));
     if (added) forgetAbsentWords(db);
-    db.exec("COMMIT");
-  } catch (e) {
-    try {
-      db.exec("ROLLBACK");
-    } catch {}
-    throw e;
-  }
-  return { added, skipped, stale: false };
+    return { added, skipped, stale: false };
+  });
 }
 
 function parse(line) {
@@ -122,25 +112,17 @@ export function teamRows(db) {
 
 /** Deletes every team row and the position (the recordings files' rows stay). Returns how many went. */
 export function forgetTeam(db) {
-  db.exec("BEGIN IMMEDIATE");
-  try {
+  return transaction(db, () => {
     const n = teamRows(db);
     db.exec("DELETE FROM refs WHERE id IN (SELECT id FROM entries WHERE team_id IS NOT NULL)");
     // The FTS table is contentless: a row is deleted by giving back what was indexed for it.
     for (const r of db.all("SELECT id, line FROM entries WHERE team_id IS NOT NULL")) {
-      const entry = parse(r.line);
-      const row = rowOf(entry ?? {}, r.line);
+      const row = rowOf(parse(r.line) ?? {}, r.line);
       db.run("INSERT INTO fts (fts, rowid, body, names) VALUES ('delete', ?, ?, ?)", r.id, row.body, row.names);
     }
     db.exec("DELETE FROM entries WHERE team_id IS NOT NULL");
     db.run("DELETE FROM meta WHERE key = 'team'");
     db.exec("DELETE FROM df");
-    db.exec("COMMIT");
     return n;
-  } catch (e) {
-    try {
-      db.exec("ROLLBACK");
-    } catch {}
-    throw e;
-  }
+  });
 }
