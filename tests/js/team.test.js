@@ -86,6 +86,14 @@ test("a lesson one machine exported reaches another's recall for the same reposi
   assert.equal(j[0].machine, "machine-a");
   assert.equal(j[0].host, os.hostname());
 
+  // record show finds a teammate's entry in the index (it is in no file of c's).
+  const shown = runCli(["show", compose], { env: c.env, cwd: c.clones.widget });
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.ok(shown.stdout.includes("docker compose up db"), shown.stdout);
+  assert.ok(shown.stdout.includes(`_A teammate's entry: exported by ${os.hostname()} (machine machine-a), pulled by record sync; in no file here._`), shown.stdout);
+  const line = runCli(["show", "--json", compose.slice(0, 6)], { env: c.env, cwd: c.clones.widget });
+  assert.equal(JSON.parse(line.stdout).eid, compose);
+
   // Not for another repository: b's lesson is not in c's index, whatever the scope.
   const z = await run(recall, c, ["--scope", "all", "--json", "zebrafish"], c.clones.widget);
   assert.deepEqual(jsonHits(z.stdout).map((h) => h.entry.eid), [], "neither b's billing lesson nor a's quarantined line");
