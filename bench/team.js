@@ -53,7 +53,9 @@ function queries(files, n) {
       .readFileSync(file, "utf8")
       .split("\n")
       .filter((l) => l.includes('"lesson"'))
-      .map((l) => JSON.parse(l).lesson.split(/[\s:—]+/).filter((w) => w.length > 2)),
+      .map((l) => JSON.parse(l).lesson)
+      .filter((t) => typeof t === "string")
+      .map((t) => t.split(/[\s:—]+/).filter((w) => w.length > 2)),
   );
   return Array.from({ length: n }, (_, i) => {
     const ws = lessons[i % 2][Math.floor(rnd() * lessons[i % 2].length)];
@@ -62,45 +64,43 @@ function queries(files, n) {
   });
 }
 
-async function inPlugin(env, repo, qs) {
+/** Recall in the plugin (the service held open) for each env, the queries alternating between them. */
+async function inPlugin(envs, repo, qs) {
   const { createRecall } = await import("../plugin/recall/service.js");
-  const service = createRecall({ file: env.AI_RECORDINGS_FILE, env, cwd: repo });
-  for (const q of qs.slice(0, 20)) await service.find(q, { cwd: repo });
-  const lat = [];
-  let hits = 0;
-  let team = 0;
-  for (const q of qs.slice(20)) {
-    const t = process.hrtime.bigint();
-    const r = await service.find(q, { cwd: repo });
-    lat.push(ms(t));
-    hits += r.hits.length;
-    team += r.hits.filter((h) => h.machine).length;
+  const services = envs.map((env) => createRecall({ file: env.AI_RECORDINGS_FILE, env, cwd: repo }));
+  for (const q of qs.slice(0, 20)) for (const s of services) await s.find(q, { cwd: repo });
+  const out = services.map(() => ({ lat: [], hits: 0, team: 0 }));
+  for (const [i, q] of qs.slice(20).entries()) {
+    const order = i % 2 ? [...services.keys()].reverse() : [...services.keys()];
+    for (const k of order) {
+      const t = process.hrtime.bigint();
+      const r = await services[k].find(q, { cwd: repo });
+      out[k].lat.push(ms(t));
+      out[k].hits += r.hits.length;
+      out[k].team += r.hits.filter((h) => h.machine).length;
+    }
   }
-  await service.close();
-  return { p50: pct(lat, 0.5), p95: pct(lat, 0.95), hits: hits / lat.length, team: team / lat.length };
+  for (const s of services) await s.close();
+  return out.map((o) => ({ p50: pct(o.lat, 0.5), p95: pct(o.lat, 0.95), hits: o.hits / o.lat.length, team: o.team / o.lat.length }));
 }
 
-/** Fresh `record recall` processes against a bare runtime start, alternating. */
-function processes(env, repo, qs) {
-  const time = (args) => {
+/** Fresh `record recall` processes for each env and a bare runtime start, in rotation. */
+function processes(envs, repo, qs) {
+  const time = (args, env) => {
     const t = process.hrtime.bigint();
     const r = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, cwd: repo, stdio: ["ignore", "ignore", "pipe"] });
     if (r.status !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
     return ms(t);
   };
-  const recall = [];
-  const bare = [];
+  const runs = [...envs.map((env) => (q) => time([CLI, "recall", q], env)), () => time(["-e", "0"], {})];
+  const lat = runs.map(() => []);
   for (let i = 0; i < 40; i++) {
-    const q = qs[i % qs.length];
-    if (i % 2) {
-      recall.push(time([CLI, "recall", q]));
-      bare.push(time(["-e", "0"]));
-    } else {
-      bare.push(time(["-e", "0"]));
-      recall.push(time([CLI, "recall", q]));
+    for (let j = 0; j < runs.length; j++) {
+      const k = (i + j) % runs.length;
+      lat[k].push(runs[k](qs[i % qs.length]));
     }
   }
-  return { p50: pct(recall.slice(4), 0.5), p95: pct(recall.slice(4), 0.95), bareP50: pct(bare.slice(4), 0.5), bareP95: pct(bare.slice(4), 0.95) };
+  return lat.map((l) => ({ p50: pct(l.slice(4), 0.5), p95: pct(l.slice(4), 0.95) }));
 }
 
 async function main(noWrite, given) {
@@ -126,18 +126,21 @@ async function main(noWrite, given) {
     const exported = Number((await cluster.query("SELECT count(*) n FROM recordings")).rows[0].n);
 
     const env = { HOME: localDir, XDG_DATA_HOME: path.join(tmp, "data"), XDG_STATE_HOME: path.join(tmp, "state"), AI_RECORDINGS_FILE: localFile, AI_RECORDINGS_SYNC: "0", AI_RECORDINGS_MACHINE: "this-laptop" };
+    // The same index without team rows, for the same-run comparison.
+    const localOnly = { ...env, XDG_DATA_HOME: path.join(tmp, "data-local-only") };
     const repo = path.join(localDir, REPOS[0]);
     const { openIndex } = await import("../plugin/recall/index.js");
+    const { indexPath } = await import("../plugin/paths.js");
     process.stderr.write("team bench: building the local index…\n");
     let t = process.hrtime.bigint();
     const ix = await openIndex({ file: localFile, env });
     const built = ix.catchUp().added;
     const buildMs = ms(t);
+    ix.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     ix.close();
-
-    const qs = queries([localFile, teamFile], 220);
-    process.stderr.write("team bench: recall, local rows only…\n");
-    const before = { plugin: await inPlugin(env, repo, qs), proc: processes(env, repo, qs) };
+    const copy = indexPath(localFile, { env: localOnly });
+    fs.mkdirSync(path.dirname(copy), { recursive: true, mode: 0o700 });
+    fs.copyFileSync(indexPath(localFile, { env }), copy);
 
     let sent = 0;
     class Counting extends pg.Client {
@@ -158,8 +161,16 @@ async function main(noWrite, given) {
     };
     process.stderr.write("team bench: pulling…\n");
     const first = await pull();
+    // Nothing new: the whole command against connect + SELECT 1 + disconnect; the pull alone on an open
+    // connection against one SELECT 1 on it (a round trip).
+    const { pullTeam } = await import("../plugin/export/pull.js");
+    const ix2 = await openIndex({ file: localFile, env });
+    const open = new Counting({ connectionString: url });
+    await open.connect();
     const idle = [];
     const floor = [];
+    const bare = [];
+    const trip = [];
     for (let i = 0; i < 7; i++) {
       idle.push(await pull());
       const c = new pg.Client({ connectionString: url });
@@ -168,11 +179,22 @@ async function main(noWrite, given) {
       await c.query("SELECT 1");
       await c.end();
       floor.push(ms(t));
+      sent = 0;
+      t = process.hrtime.bigint();
+      await pullTeam(open, ix2.db, { machine: env.AI_RECORDINGS_MACHINE, keys: first.repos });
+      bare.push({ ms: ms(t), sent });
+      t = process.hrtime.bigint();
+      await open.query("SELECT 1");
+      trip.push(ms(t));
     }
-    process.stderr.write("team bench: recall, local and team rows…\n");
-    const after = { plugin: await inPlugin(env, repo, qs), proc: processes(env, repo, qs) };
+    await open.end();
+    ix2.close();
+    process.stderr.write("team bench: recall, local only and local + team, alternating…\n");
+    const qs = queries([localFile, teamFile], 220);
+    const [withTeam, without] = await inPlugin([env, localOnly], repo, qs);
+    const [procTeam, procLocal, procBare] = processes([env, localOnly], repo, qs);
 
-    const section = render({ exported, built, buildMs, first, idle, floor, before, after });
+    const section = render({ exported, built, buildMs, first, idle, floor, bare, trip, withTeam, without, procTeam, procLocal, procBare });
     if (noWrite) process.stdout.write(section + "\n");
     else {
       writeSection(START, END, section);
@@ -186,8 +208,8 @@ async function main(noWrite, given) {
 
 function render(r) {
   const rate = (n, took) => Math.round(n / (took / 1000)).toLocaleString("en");
-  const idleMs = pct(r.idle.map((x) => x.ms), 0.5);
-  const sentIdle = [...new Set(r.idle.map((x) => x.sent))].join(", ");
+  const med = (xs) => pct(xs.map((x) => x.ms), 0.5);
+  const sentIn = (xs) => [...new Set(xs.map((x) => x.sent))].join(", ");
   const L = [];
   L.push(START, "", "## Team memory (`record sync`)", "");
   L.push(
@@ -198,18 +220,20 @@ function render(r) {
   L.push("| what | ms | rows per second |", "|---|---:|---:|");
   L.push(`| baseline: building the index from this machine's files (${r.built.toLocaleString("en")} entries) | ${f(r.buildMs)} | ${rate(r.built, r.buildMs)} |`);
   L.push(`| **first \`record sync\`**: ${r.first.added.toLocaleString("en")} team rows (${r.first.sent} queries, batches of 5,000) | **${f(r.first.ms)}** | **${rate(r.first.added, r.first.ms)}** (target ≥ 5,000) |`);
-  L.push(`| \`record sync\` with nothing new, median of 7 (queries sent: ${sentIdle}) | ${f(idleMs)} | |`);
+  L.push(`| \`record sync\` with nothing new, whole command, median of 7 (queries sent: ${sentIn(r.idle)}) | ${f(med(r.idle))} | |`);
   L.push(`| baseline: connect, \`SELECT 1\`, disconnect, median of 7 | ${f(pct(r.floor, 0.5))} | |`);
+  L.push(`| the pull alone on an open connection, nothing new, median of 7 (queries sent: ${sentIn(r.bare)}) | ${f(med(r.bare))} | |`);
+  L.push(`| baseline: one \`SELECT 1\` on an open connection (a round trip), median of 7 | ${f(pct(r.trip, 0.5))} | |`);
   L.push("");
   L.push("| recall, p50 / p95 ms | 100,000 local rows | 100,000 local + 100,000 team rows | target p95 |", "|---|---:|---:|---:|");
-  L.push(`| in the plugin (service held open; 200 queries) | ${f(r.before.plugin.p50)} / ${f(r.before.plugin.p95)} | ${f(r.after.plugin.p50)} / ${f(r.after.plugin.p95)} | 20 |`);
-  L.push(`| hits per query (of them team rows) | ${r.before.plugin.hits.toFixed(1)} | ${r.after.plugin.hits.toFixed(1)} (${r.after.plugin.team.toFixed(1)}) | |`);
-  L.push(`| fresh \`record recall\` process (36 runs) | ${f(r.before.proc.p50)} / ${f(r.before.proc.p95)} | ${f(r.after.proc.p50)} / ${f(r.after.proc.p95)} | 100 |`);
-  L.push(`| baseline: bare runtime start (\`-e 0\`), alternating | ${f(r.before.proc.bareP50)} / ${f(r.before.proc.bareP95)} | ${f(r.after.proc.bareP50)} / ${f(r.after.proc.bareP95)} | |`);
+  L.push(`| in the plugin (service held open; 200 queries, the two indexes alternating) | ${f(r.without.p50)} / ${f(r.without.p95)} | ${f(r.withTeam.p50)} / ${f(r.withTeam.p95)} | 20 |`);
+  L.push(`| hits per query (of them team rows) | ${r.without.hits.toFixed(1)} | ${r.withTeam.hits.toFixed(1)} (${r.withTeam.team.toFixed(1)}) | |`);
+  L.push(`| fresh \`record recall\` process (36 runs each, in rotation with the baseline) | ${f(r.procLocal.p50)} / ${f(r.procLocal.p95)} | ${f(r.procTeam.p50)} / ${f(r.procTeam.p95)} | 100 |`);
+  L.push(`| baseline: bare runtime start (\`-e 0\`) in the same rotation | ${f(r.procBare.p50)} / ${f(r.procBare.p95)} | | |`);
   L.push("");
   L.push(
-    "A pull with nothing new connects (TCP, startup, SCRAM) and sends one query: the head read under the SHARE lock, which finds the stored position already there. " +
-      "The first pull reads the rows in id order, 5,000 per query, and writes each batch into the index in one SQLite transaction with the position; its rate is the index's (parsing, names, FTS) more than the network's, as the local build beside it shows.",
+    "A pull with nothing new sends one query after connecting: the head read under the SHARE lock, which finds the stored position already there; the whole command also opens the index, catches it up with the files, lists this machine's repositories, and notes the outcome. " +
+      "The first pull reads the rows in id order, 5,000 per query, and writes each batch into the index in one SQLite transaction with the position; its cost is the index's (parsing, names, FTS) more than the network's, as the local build beside it shows.",
   );
   L.push("", END);
   return L.join("\n");

@@ -51,7 +51,7 @@ export function createRecall(options = {}) {
     const repo = o.gitDir !== undefined ? { gitDir: o.gitDir, key: o.repoKey ?? null } : repoOf(cwd);
     const gitDir = repo.gitDir;
     const teamState = team ? readTeamState(ix.path) : null;
-    if (team) await startAutoPull(ix, { env: options.env, cwd, now: o.now, spawn: options.spawn });
+    if (team) await startAutoPull(ix, { state: teamState, env: options.env, cwd, now: o.now, spawn: options.spawn });
     // A hint is about this repository's past; outside one there is nothing to hint from.
     if (mode === "hint" && !gitDir) return { hits: [], gitDir, caught, index: ix.path, team: teamState };
     const { hits } = (query === null ? recent : search)(ix.db, query, {

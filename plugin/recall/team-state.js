@@ -60,12 +60,14 @@ export function autoPullDue(ix, state, now, interval = AUTO_PULL_MS) {
 /**
  * Starts a detached `record sync --auto` for the index `ix` when one is due, noting the attempt first so
  * concurrent recalls start one between them (two at once would still add each row once). Resolves to whether
- * one was started; never rejects. options: { file, env, cwd, now, spawn, interval }.
+ * one was started; never rejects. options: { state (readTeamState's, when read already), env, cwd, now, spawn,
+ * interval }.
  */
 export async function startAutoPull(ix, options = {}) {
   try {
     const now = options.now ?? Date.now();
-    if (!autoPullDue(ix, readTeamState(ix.path), now, options.interval)) return false;
+    const state = options.state !== undefined ? options.state : readTeamState(ix.path);
+    if (!autoPullDue(ix, state, now, options.interval)) return false;
     noteTeamState(ix.path, { lastAttempt: new Date(now).toISOString() });
     const { startSync } = await importSibling("./export/after.js");
     await startSync({ file: ix.file, env: options.env, cwd: options.cwd, spawn: options.spawn });

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { startCluster } from "./pg-cluster.js";
 import { exportIn, machine, put } from "./export-helpers.js";
 import { gitRepo, runCli, spawn } from "./helpers.js";
-import { missingDriver } from "../../plugin/recall/driver.js";
+import { loadDriver, missingDriver } from "../../plugin/recall/driver.js";
 import { sync } from "../../plugin/cli/sync.js";
 import { recall } from "../../plugin/cli/recall.js";
 import { indexPath } from "../../plugin/paths.js";
@@ -139,13 +139,14 @@ test("a machine starting on another repository pulls that repository's earlier r
   assert.deepEqual(hits.map((h) => h.entry.eid).sort(), [first, second].sort());
 });
 
-function teamIds(m) {
-  const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
+/** The database ids of the team rows in m's index, ascending (read with recall's own driver: node:sqlite or
+ *  bun:sqlite). */
+async function teamIds(m) {
   const file = indexPath(m.file, { env: m.env });
   if (!fs.existsSync(file)) return [];
-  const d = new DatabaseSync(file, { readOnly: true });
+  const d = (await loadDriver())(file);
   try {
-    return d.prepare("SELECT team_id FROM entries WHERE team_id IS NOT NULL ORDER BY team_id").all().map((r) => Number(r.team_id));
+    return d.all("SELECT team_id FROM entries WHERE team_id IS NOT NULL ORDER BY team_id").map((r) => Number(r.team_id));
   } catch {
     return [];
   } finally {
@@ -165,17 +166,17 @@ test("a pull killed mid-way and run again adds each row once", { skip }, async (
   let seen = 0;
   while (seen === 0) {
     await new Promise((r) => setTimeout(r, 5));
-    seen = teamIds(c).length;
+    seen = (await teamIds(c)).length;
     if (child.exitCode !== null) break;
   }
   const exited = child.exitCode !== null ? Promise.resolve() : new Promise((r) => child.once("exit", r));
   child.kill("SIGKILL");
   await exited;
-  const atKill = teamIds(c).length;
+  const atKill = (await teamIds(c)).length;
   assert.ok(atKill > 0 && atKill < N, `killed mid-way (${atKill} of ${N} rows were in)`);
   const s = await run(sync, c, ["--from", url, "--json"], c.clones.w);
   assert.equal(s.code, 0, s.stderr);
-  const ids = teamIds(c);
+  const ids = await teamIds(c);
   assert.equal(ids.length, N, JSON.stringify(s.json));
   assert.equal(new Set(ids).size, N);
   const inDb = (await cluster.query("SELECT id::int FROM recordings ORDER BY id", [], db)).rows.map((r) => r.id);
