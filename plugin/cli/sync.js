@@ -10,7 +10,7 @@ import { pullTeam } from "../export/pull.js";
 import { openIndex } from "../recall/index.js";
 import { repoOf } from "../recall/service.js";
 import { ALL_REPOS, forgetTeam, ownKeys, teamRows } from "../recall/team.js";
-import { noteTeamState } from "../recall/team-state.js";
+import { noteAttempt, noteTeamState } from "../recall/team-state.js";
 import { dbOptions } from "./export.js";
 
 export const HELP = `record sync - pull what teammates exported into this machine's recall index
@@ -86,7 +86,7 @@ export async function sync(argv, io = {}) {
   let conn = null;
   let client = null;
   const fail = (text) => {
-    noteTeamState(ix.path, { source: conn?.shown ?? null, lastAttempt: now(), lastFailure: now(), lastReason: text });
+    noteTeamState(ix.path, { source: conn?.shown ?? null, lastFailure: now(), lastReason: text });
     if (!opts.auto) {
       if (opts.json) stdout.write(JSON.stringify({ ok: false, from: conn?.shown ?? null, error: text }) + "\n");
       stderr.write(`record sync: ${text}\n`);
@@ -110,6 +110,7 @@ export async function sync(argv, io = {}) {
       throw e;
     }
     conn.config.application_name = "record sync";
+    noteAttempt(ix.path, io.now ? io.now() : Date.now());
     const machine = machineOf({ explicit: opts.machine, env });
     const keys = opts["all-repos"] ? [ALL_REPOS] : ownKeys(ix.db, [repoOf(cwd).key]);
     try {
@@ -117,7 +118,7 @@ export async function sync(argv, io = {}) {
       const r = await pullTeam(client, ix.db, { machine: machine.id, keys, batch: opts.batch ? Number(opts.batch) : undefined });
       const total = teamRows(ix.db);
       const at = now();
-      noteTeamState(ix.path, { source: conn.shown, lastAttempt: at, lastSuccess: at, lastAdded: r.added, teamRows: total, position: r.position });
+      noteTeamState(ix.path, { source: conn.shown, lastSuccess: at, lastAdded: r.added, teamRows: total, position: r.position });
       const summary = { ok: true, from: conn.shown, machine: machine.id, index: ix.path, read: r.read, added: r.added, alreadyThere: r.skipped, teamRows: total, position: r.position, repos: keys };
       if (opts.json) stdout.write(JSON.stringify(summary) + "\n");
       else if (r.head === null) say(`nothing was exported to ${conn.shown} yet`);

@@ -1,6 +1,8 @@
-// What the last team pulls did, for `record doctor`, for recall's "the team source was not reached" and for
-// deciding when the next automatic pull is due: a small JSON file beside the index (`<index>-team.json`, so
-// deleting `*.sqlite*` removes it with the index). It holds the source's URL only with the password redacted.
+// What the last team pulls did, for `record doctor` and for recall's "the team source was not reached": a small
+// JSON file beside the index (`<index>-team.json`, so deleting `*.sqlite*` removes it with the index), written
+// by `record sync` only; it holds the source's URL with the password redacted. When a pull was last tried, for
+// deciding when the next automatic one is due, is a file of its own (`<index>-team.attempt`), so a recall
+// noting an attempt never races a pull noting its outcome.
 //
 // The automatic pull is a detached `record sync --auto`, started at most once per AUTO_PULL_MS by a recall or
 // hint: the search never waits for the network, it answers from what was pulled before.
@@ -16,14 +18,38 @@ export function teamStatePath(indexFile) {
   return `${indexFile}-team.json`;
 }
 
+function attemptPath(indexFile) {
+  return `${indexFile}-team.attempt`;
+}
+
+function readText(fs, file) {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+}
+
 /** The state ({ source, lastAttempt, lastSuccess, lastFailure, lastReason, lastAdded, teamRows, position }; times
  *  ISO strings) or null when no pull was tried. */
 export function readTeamState(indexFile, { fs = nodeFs } = {}) {
+  let v = null;
   try {
-    const v = JSON.parse(fs.readFileSync(teamStatePath(indexFile), "utf8"));
-    return v && typeof v === "object" ? v : null;
+    v = JSON.parse(readText(fs, teamStatePath(indexFile)) ?? "null");
   } catch {
-    return null;
+    v = null;
+  }
+  const attempt = readText(fs, attemptPath(indexFile))?.trim() || null;
+  if ((!v || typeof v !== "object") && !attempt) return null;
+  return { ...(v && typeof v === "object" ? v : {}), lastAttempt: attempt };
+}
+
+/** Notes that a pull is being tried at `now` (ms). Never throws. */
+export function noteAttempt(indexFile, now, { fs = nodeFs } = {}) {
+  try {
+    fs.writeFileSync(attemptPath(indexFile), new Date(now).toISOString() + "\n", { mode: 0o600 });
+  } catch {
+    // not noted: the next recall may start another pull, which adds nothing twice
   }
 }
 
@@ -32,7 +58,8 @@ export function readTeamState(indexFile, { fs = nodeFs } = {}) {
 export function noteTeamState(indexFile, patch, { fs = nodeFs } = {}) {
   const file = teamStatePath(indexFile);
   try {
-    const next = { ...(readTeamState(indexFile, { fs }) ?? {}), ...patch };
+    const { lastAttempt, ...kept } = readTeamState(indexFile, { fs }) ?? {};
+    const next = { ...kept, ...patch };
     const tmp = `${file}.${process.pid}.tmp`;
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     fs.writeFileSync(tmp, JSON.stringify(next) + "\n", { mode: 0o600 });
@@ -68,7 +95,7 @@ export async function startAutoPull(ix, options = {}) {
     const now = options.now ?? Date.now();
     const state = options.state !== undefined ? options.state : readTeamState(ix.path);
     if (!autoPullDue(ix, state, now, options.interval)) return false;
-    noteTeamState(ix.path, { lastAttempt: new Date(now).toISOString() });
+    noteAttempt(ix.path, now);
     const { startSync } = await importSibling("./export/after.js");
     await startSync({ file: ix.file, env: options.env, cwd: options.cwd, spawn: options.spawn });
     return true;

@@ -33,13 +33,21 @@ export function repoKey(origin, repo) {
   return typeof repo === "string" && repo ? `name:${repo}` : null;
 }
 
+// This machine's repositories, one index step each (a DISTINCT would read every entry): the distinct origins,
+// then the distinct names of entries without one.
+const NEXT_ORIGIN = "SELECT origin FROM entries INDEXED BY entries_repos WHERE team_id IS NULL AND origin > ? ORDER BY origin LIMIT 1";
+const NEXT_NAME = (origin) =>
+  `SELECT repo FROM entries INDEXED BY entries_repos WHERE team_id IS NULL AND origin ${origin} AND repo > ? ORDER BY repo LIMIT 1`;
+
 /** The repositories this machine works on: the keys of its own entries' repositories, and `also` (the working
  *  directory's). Sorted, without nulls. */
 export function ownKeys(db, also = []) {
   const keys = new Set(also.filter(Boolean));
-  for (const r of db.all("SELECT DISTINCT origin, repo FROM entries WHERE team_id IS NULL")) {
-    const k = repoKey(r.origin, r.repo);
-    if (k) keys.add(k);
+  const add = (k) => k && keys.add(k);
+  for (let r = db.get(NEXT_ORIGIN, ""); r; r = db.get(NEXT_ORIGIN, r.origin)) add(repoKey(r.origin, null));
+  for (const origin of ["IS NULL", "= ''"]) {
+    const sql = NEXT_NAME(origin);
+    for (let r = db.get(sql, ""); r; r = db.get(sql, r.repo)) add(repoKey(null, r.repo));
   }
   return [...keys].sort();
 }
