@@ -141,3 +141,22 @@ test("with team pulls on, a recall starts one detached record sync per interval 
   assert.equal(readTeamState(indexPath(w.file, { env: w.env })).lastAttempt, new Date(t0 + AUTO_PULL_MS).toISOString());
   await service.close();
 });
+
+test("a word first counted absent is found as soon as a new entry, own or pulled, holds it", { skip }, async () => {
+  const w = world();
+  record("lesson: the build needs the cache warmed", { env: w.env, cwd: w.widget });
+  const { createRecall } = await import("../../plugin/recall/service.js");
+  const service = createRecall({ file: w.file, env: w.env });
+  assert.deepEqual((await service.find("pangolin", { cwd: w.widget })).hits, [], "counted absent (and the count kept)");
+  const own = record("lesson: the pangolin fixture must be regenerated", { env: w.env, cwd: w.widget }).eid;
+  assert.deepEqual((await service.find("pangolin", { cwd: w.widget })).hits.map((h) => h.eid), [own]);
+  assert.deepEqual((await service.find("okapi", { cwd: w.widget })).hits, []);
+  await service.close();
+  const ix = await open(w);
+  const key = repoKey("git@example.com:acme/widget.git");
+  assert.equal(addTeamRows(ix.db, [teamRow({ eid: "0000000000oka", lesson: "the okapi service needs a token" })], pullPlan(ix.db, [key]), nextId).added, 1);
+  ix.close();
+  const again = createRecall({ file: w.file, env: w.env });
+  assert.deepEqual((await again.find("okapi", { cwd: w.widget })).hits.map((h) => h.eid), ["0000000000oka"]);
+  await again.close();
+});
