@@ -91,8 +91,11 @@ export function addTeamRows(db, rows, plan, to) {
     if (!restart && !samePlan(at, plan)) return { added: 0, skipped: 0, stale: true };
     let added = 0;
     let skipped = 0;
+    const keyOf = new Map(); // a batch holds few repositories
     for (const r of rows) {
-      const key = repoKey(r.origin, r.repo);
+      const pair = `${r.origin ?? ""}\n${r.repo ?? ""}`;
+      let key = keyOf.get(pair);
+      if (key === undefined) keyOf.set(pair, (key = repoKey(r.origin, r.repo)));
       const entry = all || plan.keys.includes(key) ? parse(r.line) : null;
       if (entry === null) continue;
       if (insertEntry(db, rowOf(entry, r.line), [r.machine, r.host ?? null, Number(r.id), key])) added++;
