@@ -139,7 +139,7 @@ export async function recall(argv, io0 = {}) {
   const failed = lastPullFailed(result.team);
   if (failed) {
     const as = result.team.lastSuccess ? `as pulled at ${result.team.lastSuccess}` : "none pulled yet";
-    io.stderr.write(`record recall: the team source ${result.team.source ?? ""} was not reached (${failed.at}: ${failed.reason}); teammates' entries are ${as}\n`);
+    io.stderr.write(`record recall: the team source ${result.team.source ?? "(none set)"} was not reached (${failed.at}: ${failed.reason}); teammates' entries are ${as}\n`);
   }
   if (!hits.length && !o.json) io.stderr.write(query ? "record recall: nothing recorded matches\n" : "record recall: nothing recorded yet\n");
   return 0;
