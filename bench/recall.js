@@ -60,7 +60,7 @@ function rng(seed) {
   let s = seed >>> 0 || 1;
   return () => ((s = (Math.imul(s ^ (s >>> 15), 2246822519) + 0x9e3779b9) >>> 0) / 4294967296);
 }
-const rand = rng(20261201);
+const rand = rng(Number(process.env.RECALL_BENCH_SEED ?? 20261201));
 const zipf = (n) => Math.floor(n * Math.pow(rand(), 2.2));
 const tail = () => `${["widget", "spin", "ledger", "invoice", "tensor", "loader", "shard", "parcel"][zipf(8)]}${zipf(3000)}`;
 const words = (n) => Array.from({ length: n }, () => (rand() < 0.8 ? COMMON[zipf(COMMON.length)] : tail())).join(" ");

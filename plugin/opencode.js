@@ -39,7 +39,7 @@ export const AiRecordingsPlugin = async (input, options) => {
   const exportAfter = options?.export === true || (options?.export !== false && settingsOf(process.env).exportAfterSession === true);
   // Recall (a tool, and hints on failed bash calls); null if its modules cannot load, recording goes on.
   const recall = await import("./recall/opencode.js")
-    .then((m) => m.createOpencodeRecall({ file: opts.file, env: process.env, cwd, recall: options?.recall, hints: options?.hints }))
+    .then((m) => m.createOpencodeRecall({ file: opts.file, env: process.env, cwd, recall: options?.recall, hints: options?.hints, team: opts.team }))
     .catch(() => null);
   const write = (sessionID, entry) => deps.record && emit(deps.record, opts, state, sessionID, entry, cwd);
   // A surprise payload must never become an exception in the host.

@@ -66,6 +66,7 @@ let lastSettings = null;
  *   indexDir                      where recall indexes live (default under XDG_DATA_HOME)
  *   nudges                        false: no line asking for the lesson when a gate turns green
  *   nudgeAfter                    ask only after this many failures of the command (positive integer)
+ *   team                          pull teammates' exported rows into the recall index before recalls
  */
 export function settingsOf(env) {
   // The writer asks once per append, nearly always of the one process snapshot: that answer is kept at hand.
@@ -118,6 +119,7 @@ export function settingsOf(env) {
     indexDir: str("AI_RECORDINGS_INDEX_DIR"),
     nudges: bool("AI_RECORDINGS_NUDGES"),
     nudgeAfter,
+    team: bool("AI_RECORDINGS_TEAM"),
     problems,
   };
   if (frozen) parsed.set(env, Object.freeze(out));

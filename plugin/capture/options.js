@@ -8,8 +8,9 @@ import { DEFAULT_GATE_PATTERNS, compileGatePatterns } from "./gate.js";
 export const AUTO_TRIGGERS = ["subagent", "gate", "tool", "error", "compacted"];
 
 /**
- * The options from `["spec", {file, maxBytes, redact, auto: {...}}]`, with the environment used where an
+ * The options from `["spec", {file, maxBytes, redact, auto: {...}, team}]`, with the environment used where an
  * option is absent (plugin/settings.js reads it): AI_RECORDINGS_REDACT off turns redaction off;
+ * AI_RECORDINGS_TEAM on turns team pulls on;
  * AI_RECORDINGS_AUTO switches the automatic triggers (off, on, or a list of the ones to run);
  * AI_RECORDINGS_GATE_PATTERNS adds gate patterns. AI_RECORDINGS_FILE and _MAX_BYTES are the recorder's own.
  * `auto: false` in the config disables all triggers; `auto: {gate: false}` one of them. `nudges` (boolean;
@@ -23,6 +24,8 @@ export function resolveOptions(options, env = {}) {
   const out = { auto: {}, gatePatterns: [], warnings };
   if (typeof o.file === "string" && o.file) out.file = o.file;
   if (Number.isFinite(Number(o.maxBytes)) && o.maxBytes !== null && o.maxBytes !== "") out.maxBytes = Number(o.maxBytes);
+  // `team: true` (or AI_RECORDINGS_TEAM=1): recall pulls teammates' exported rows now and then.
+  out.team = o.team !== undefined ? o.team === true : s.team === true;
   if (o.redact !== undefined) out.redact = o.redact;
   else if (s.redact === false) out.redact = false;
   // Red to green: the line asking for the lesson when a gate passes after failing (plugin/capture/green.js).

@@ -17,6 +17,8 @@ import { indexPath, lockPath } from "../paths.js";
 import { missingDriver } from "../recall/driver.js";
 import { hintsOff } from "../recall/hints.js";
 import { recallOff } from "../recall/service.js";
+import { lastPullFailed, readTeamState, teamStatePath } from "../recall/team-state.js";
+import { connectionOf } from "../export/connection.js";
 import { UsageError } from "./args.js";
 import { commandArgs } from "./filters.js";
 import { ioOf, usage } from "./output.js";
@@ -283,6 +285,10 @@ export async function examine(options = {}) {
   }
 
   const recall = recallState(target.file, env, fs);
+  const team = teamState(recall.index, env, fs);
+  if (team.on && team.sourceError) say("warning", `Team pulls are on (AI_RECORDINGS_TEAM) but have no database: ${team.sourceError}.`);
+  const pullFailed = lastPullFailed(team.last);
+  if (pullFailed) say("warning", `The last team pull failed (${pullFailed.at}: ${pullFailed.reason}); recall answers from the rows pulled before.`);
 
   const problems = checks.filter((c) => c.level === "problem").map((c) => c.text);
   const warnings = checks.filter((c) => c.level === "warning").map((c) => c.text);
@@ -301,6 +307,7 @@ export async function examine(options = {}) {
     core,
     launcher,
     recall,
+    team,
     versions: { package: packageInfo(fs), runtime: runtime() },
   };
 }
@@ -326,6 +333,20 @@ function recallState(file, env, fs, versions = process.versions) {
     bytes: st ? st.size : null,
     written: st ? new Date(st.mtimeMs).toISOString() : null,
   };
+}
+
+/** Team memory for the index at `index`: { on, source (the database URL, password redacted), sourceError,
+ *  last (the team state file: last pull, rows pulled, last failure), state (its path) }. Reads that file only. */
+function teamState(index, env, fs) {
+  const on = settingsOf(env).team === true;
+  let source = null;
+  let sourceError = null;
+  try {
+    source = connectionOf({ env, flag: "--from" }).shown;
+  } catch (e) {
+    sourceError = e?.message ?? String(e);
+  }
+  return { on, source, sourceError, last: readTeamState(index, { fs }), state: teamStatePath(index) };
 }
 
 /** plugin/record.cjs's own answer (launchState): { bundle, cache, writable, path } or { error }. */
@@ -377,6 +398,17 @@ export function formatReport(r) {
       ? "  not built yet: the first recall or hint builds it from the files"
       : `  ${mib(rc.bytes)}, last written ${rc.written}; derived from the files, so it may be deleted at any time (the next recall rebuilds it)`,
   );
+  L.push("");
+  L.push("Team memory");
+  const t = r.team;
+  L.push(t.on ? "  on (AI_RECORDINGS_TEAM): recall pulls teammates' exported rows in the background now and then" : "  automatic pulls off (AI_RECORDINGS_TEAM is not set); record sync pulls when asked");
+  L.push(`  source: ${t.source ?? `none (${t.sourceError})`}`);
+  const last = t.last;
+  if (!last) L.push("  no pull tried yet");
+  else {
+    L.push(`  last pull: ${last.lastSuccess ?? "none succeeded"}${last.lastSuccess ? `, ${last.lastAdded ?? 0} row(s) added; ${last.teamRows ?? 0} team row(s) in the index` : ""}`);
+    L.push(`  last failure: ${lastPullFailed(last) ? `${last.lastFailure} (${last.lastReason})` : "none since the last pull"}`);
+  }
   L.push("");
   L.push("Checks");
   const tag = { ok: "ok      ", warning: "warning ", problem: "PROBLEM " };

@@ -2,7 +2,7 @@
 // everything read was exported, 1 when the export failed (nothing half-done stays: the next run resumes), 2 for
 // a usage error. Every message shows the connection with its password redacted.
 
-import { ConnectionError, connectionOf, describeDbError, scrub } from "../export/connection.js";
+import { ConnectionError, connectionOf, describeDbError, scrub, urlSecrets } from "../export/connection.js";
 import { ExportError, connect, exportRecordings } from "../export/run.js";
 import { SchemaError } from "../export/schema.js";
 import { machineOf } from "../export/machine.js";
@@ -46,8 +46,9 @@ const OPTIONS = {
   "-h": { key: "help", flag: true },
 };
 
-function optionsOf(argv) {
-  const p = parseArgs(argv, OPTIONS, "command");
+/** The options of a database command (`spec`: export's or sync's); a --batch must be a positive number. */
+export function dbOptions(argv, spec = OPTIONS) {
+  const p = parseArgs(argv, spec, "command");
   if (p.positional.length) throw new UsageError(`unexpected argument "${p.positional[0]}"`);
   const out = p.values;
   if (out.batch !== undefined && !/^[1-9]\d*$/.test(out.batch)) throw new UsageError(`--batch needs a positive whole number, not "${out.batch}"`);
@@ -62,7 +63,7 @@ export async function exportCmd(argv, io = {}) {
   const cwd = io.cwd ?? process.cwd();
   let opts;
   try {
-    opts = optionsOf(argv);
+    opts = dbOptions(argv);
   } catch (e) {
     stderr.write(`record export: ${scrub(e.message, urlSecrets(argv))}. See record export --help.\n`);
     return 2;
@@ -145,23 +146,5 @@ export async function exportCmd(argv, io = {}) {
     return fail(`export to ${conn.shown} failed: ${why}; nothing half-done was kept, the next run resumes`);
   } finally {
     await client?.end().catch(() => {});
-  }
-}
-
-/** Passwords in any URL-looking argument, for a usage message that quotes one. */
-function urlSecrets(argv) {
-  const out = [];
-  for (const a of argv) {
-    const m = /:\/\/[^:/@\s]*:([^@\s]*)@/.exec(a);
-    if (m) out.push(m[1], decodeURIComponentSafe(m[1]));
-  }
-  return out;
-}
-
-function decodeURIComponentSafe(s) {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
   }
 }

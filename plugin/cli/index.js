@@ -25,6 +25,7 @@ const SUBCOMMANDS = {
   mcp: (args) => importSibling("./cli/mcp.js").then((m) => m.runMcp({ args })),
   hook: (args) => import("./hook-mode.js").then((m) => m.runHookArgs(args)),
   export: lazy("./cli/export.js", "exportCmd"),
+  sync: lazy("./cli/sync.js", "sync"),
   recall: (args) => import("./recall.js").then((m) => m.recall(args, {})),
   init: lazy("./cli/init.js", "init"),
 };

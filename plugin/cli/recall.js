@@ -5,6 +5,7 @@
 import { settingsOf, envOf, positiveInt } from "../settings.js";
 import { createRecall, recallOff } from "../recall/service.js";
 import { formatHits, jsonHits } from "../recall/format.js";
+import { lastPullFailed } from "../recall/team-state.js";
 import { parseArgs } from "./args.js";
 import { fdWriter } from "./say.js";
 
@@ -33,7 +34,8 @@ Options:
 
 The index is derived from the recordings files and lives in $XDG_DATA_HOME/opencode-recordings/recall/
 (AI_RECORDINGS_INDEX_DIR to move it); delete it at any time, the next recall rebuilds it. Recall needs
-SQLite: Node 22.5 or later, or Bun. AI_RECORDINGS_RECALL=0 switches it off.
+SQLite: Node 22.5 or later, or Bun. AI_RECORDINGS_RECALL=0 switches it off. Teammates' entries (marked
+"team: HOST") are those record sync pulled; AI_RECORDINGS_TEAM=1 pulls in the background now and then.
 `;
 
 const OPTIONS = {
@@ -134,6 +136,11 @@ export async function recall(argv, io0 = {}) {
   }
   for (const n of caught.notes) io.stderr.write(`record recall: note: ${n}\n`);
   if (scope === "repo" && !gitDir) io.stderr.write("record recall: not in a git repository: searched every repository\n");
+  const failed = lastPullFailed(result.team);
+  if (failed) {
+    const as = result.team.lastSuccess ? `as pulled at ${result.team.lastSuccess}` : "none pulled yet";
+    io.stderr.write(`record recall: the team source ${result.team.source ?? "(none set)"} was not reached (${failed.at}: ${failed.reason}); teammates' entries are ${as}\n`);
+  }
   if (!hits.length && !o.json) io.stderr.write(query ? "record recall: nothing recorded matches\n" : "record recall: nothing recorded yet\n");
   return 0;
 }

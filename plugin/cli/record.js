@@ -26,6 +26,7 @@ Subcommands (each has --help):
   mcp        serve the "record" and "recall" tools over MCP (stdio), for Claude Code, Codex and other MCP clients
   hook HOST  hook mode for claude-code or codex: one hook event on stdin, recorded
   export     copy recordings into PostgreSQL, each entry exactly once (docs/export.md)
+  sync       pull what teammates exported there into the recall index as team rows (docs/recall.md)
   init HOST  add the plugin, hooks or MCP server to opencode's, Claude Code's or Codex's config
   A subcommand runs only when the words after it are its arguments (none, options, or the one word
   show/hook/init take); "record read the docs first" records that sentence.

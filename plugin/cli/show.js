@@ -39,6 +39,15 @@ export async function show(argv, io0) {
   for (const eid of opts.positional) {
     const found = findEntries(eid, { file: opts.file, env: io.env, cwd: io.cwd, now: io.now });
     if (!found.records.length) {
+      // A teammate's entry is in no file here, only in the recall index `record sync` filled.
+      const team = await (await import("../recall/show.js")).teamEntries(eid, { file: opts.file, env: io.env, cwd: io.cwd });
+      if (team.length === 1) {
+        if (!first) out.write("\n");
+        first = false;
+        const [t] = team;
+        out.write(opts.json ? t.line + "\n" : `${entryMarkdown(t.line)}\n_A teammate's entry: exported by ${t.host ?? "?"} (machine ${t.machine}), pulled by record sync; in no file here._\n`);
+        continue;
+      }
       io.stderr.write(`record show: no entry with eid ${eid}\n`);
       status = 1;
       continue;

@@ -1,5 +1,6 @@
-// `record export` after a session ends, when configured: started detached with its output discarded, so it
-// never blocks or fails the session; it notes its outcome in the status record, where `record doctor` shows it.
+// `record export` after a session ends, when configured, and `record sync` when recall finds a team pull due:
+// started detached with their output discarded, so they never block or fail a session or a recall; each notes
+// its outcome where `record doctor` shows it.
 
 import { fileURLToPath } from "node:url";
 import { noteExport } from "./status.js";
@@ -29,14 +30,28 @@ export async function startExport({ file, env, cwd, spawn } = {}) {
   let target = file;
   try {
     target = resolveTarget({ file, env, cwd }).file;
-    spawn ??= (await import("node:child_process")).spawn;
-    const args = [CLI, "export", "--after-session", "--file", target];
-    // Inside opencode, process.execPath is the opencode binary, which runs a script as Bun when asked to.
-    const childEnv = process.versions.bun ? { ...env, BUN_BE_BUN: "1" } : env;
-    const child = spawn(process.execPath, args, { cwd, env: childEnv, detached: true, stdio: "ignore" });
-    child.on?.("error", (e) => noteExport(target, false, `could not start record export: ${e.code || e.message}`, { env }));
-    child.unref?.();
+    await startDetached(["export", "--after-session", "--file", target], { env, cwd, spawn }, (e) =>
+      noteExport(target, false, `could not start record export: ${e.code || e.message}`, { env }),
+    );
   } catch (e) {
     noteExport(target ?? "(unknown file)", false, `could not start record export: ${e?.code || e?.message || e}`, { env });
   }
+}
+
+/** Starts `record sync --auto --file FILE` (a team pull, plugin/export/pull.js) detached, in `cwd` (whose
+ *  repository it pulls for). Rejects when it cannot be started; the caller's recall goes on regardless. */
+export async function startSync({ file, env, cwd, spawn } = {}) {
+  env ??= process.env;
+  const target = resolveTarget({ file, env, cwd }).file;
+  await startDetached(["sync", "--auto", "--file", target], { env, cwd, spawn }, () => {});
+}
+
+/** Runs `record ARGS` detached, its output discarded; `onError` hears of a failure to start it. */
+async function startDetached(args, { env, cwd, spawn }, onError) {
+  spawn ??= (await import("node:child_process")).spawn;
+  // Inside opencode, process.execPath is the opencode binary, which runs a script as Bun when asked to.
+  const childEnv = process.versions.bun ? { ...env, BUN_BE_BUN: "1" } : env;
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: childEnv, detached: true, stdio: "ignore" });
+  child.on?.("error", onError);
+  child.unref?.();
 }

@@ -33,18 +33,18 @@ export function scrub(text, secrets) {
 
 /**
  * The connection: { config (for pg.Client), shown (redacted, for messages), secrets, source }. `to` is the
- * --to flag; else AI_RECORDINGS_EXPORT_URL; else the PG* variables (PGHOST, PGPORT, PGUSER, PGDATABASE,
- * PGPASSWORD). A PGPASSWORD fills in a URL without a password. Throws ConnectionError (without the text
- * when it is not a URL).
+ * --to flag (`flag` names it: `record sync` says --from); else AI_RECORDINGS_EXPORT_URL; else the PG*
+ * variables (PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD). A PGPASSWORD fills in a URL without a password.
+ * Throws ConnectionError (without the text when it is not a URL).
  */
-export function connectionOf({ to, env }) {
+export function connectionOf({ to, env, flag = "--to" }) {
   const s = settingsOf(env);
   const url = to ?? s.exportUrl;
   const secrets = [env.PGPASSWORD].filter(Boolean);
   const base = { application_name: "record export", connectionTimeoutMillis: 10_000 };
   if (url === undefined) {
     if (!env.PGHOST && !env.PGDATABASE && !env.PGUSER && !env.PGSERVICE) {
-      throw new ConnectionError("no database: give --to postgres://USER@HOST:PORT/DB, or set AI_RECORDINGS_EXPORT_URL (or the PG* variables)");
+      throw new ConnectionError(`no database: give ${flag} postgres://USER@HOST:PORT/DB, or set AI_RECORDINGS_EXPORT_URL (or the PG* variables)`);
     }
     const config = { ...base, host: env.PGHOST, port: env.PGPORT ? Number(env.PGPORT) : undefined, user: env.PGUSER, database: env.PGDATABASE, password: env.PGPASSWORD };
     const shown = `postgres://${env.PGUSER ?? ""}@${env.PGHOST ?? "localhost"}:${env.PGPORT ?? 5432}/${env.PGDATABASE ?? env.PGUSER ?? ""}`;
@@ -63,7 +63,7 @@ export function connectionOf({ to, env }) {
   if (password) secrets.push(password, u.password);
   const config = { ...base, connectionString: url };
   if (!password && env.PGPASSWORD) config.password = env.PGPASSWORD;
-  return { config, shown: redactUrl(url), secrets, source: to !== undefined ? "--to" : "AI_RECORDINGS_EXPORT_URL" };
+  return { config, shown: redactUrl(url), secrets, source: to !== undefined ? flag : "AI_RECORDINGS_EXPORT_URL" };
 }
 
 /** A database error as one plain line, the password scrubbed out. */
@@ -76,4 +76,22 @@ export function describeDbError(e, conn) {
   else if (code === "57P01" || code === "57P02" || code === "57P03") msg = `the server is shutting down or starting up (${msg})`;
   else if (/Connection terminated/i.test(msg)) msg = "the connection to the server was lost";
   return scrub(`${msg}${code && !/^E/.test(code) ? ` [${code}]` : ""}`, conn?.secrets ?? []);
+}
+
+/** Passwords in any URL-looking argument, for a usage message that quotes one. */
+export function urlSecrets(argv) {
+  const out = [];
+  for (const a of argv) {
+    const m = /:\/\/[^:/@\s]*:([^@\s]*)@/.exec(a);
+    if (m) out.push(m[1], decodeURIComponentSafe(m[1]));
+  }
+  return out;
+}
+
+function decodeURIComponentSafe(s) {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }

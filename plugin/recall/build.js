@@ -16,6 +16,8 @@ import { rowOf } from "./row.js";
 export const BATCH = 2000;
 
 const INSERT_ENTRY = `INSERT OR IGNORE INTO entries (${ENTRY_COLUMNS.join(", ")}) VALUES (${ENTRY_COLUMNS.map(() => "?").join(", ")})`;
+const TEAM_COLUMNS = [...ENTRY_COLUMNS, "machine", "host", "team_id", "team_key"];
+const INSERT_TEAM = `INSERT OR IGNORE INTO entries (${TEAM_COLUMNS.join(", ")}) VALUES (${TEAM_COLUMNS.map(() => "?").join(", ")})`;
 
 /**
  * Brings the index up to date with `file`. Options: env, cwd, now, fs (for the reader); onProgress({entries,
@@ -57,6 +59,7 @@ export function catchUp(db, file, options = {}) {
       } else {
         setMeta(db, "cursor", done ? reader.cursor : last);
       }
+      if (n) forgetAbsentWords(db);
       db.exec("COMMIT");
     } catch (e) {
       try {
@@ -88,8 +91,19 @@ function readerFrom(db, file, options, out) {
 }
 
 function insert(db, r) {
-  const row = rowOf(r.entry, r.text);
-  const res = db.run(INSERT_ENTRY, ...row.values);
+  return insertEntry(db, rowOf(r.entry, r.text));
+}
+
+/** Drops the cached counts of words no entry held: new entries may hold them now, and a word counted absent
+ *  is left out of every match (other counts may stay until the index grows by a tenth: they only weigh). */
+export function forgetAbsentWords(db) {
+  db.exec("DELETE FROM df WHERE doc = 0");
+}
+
+/** Adds one row (rowOf's) with its FTS text and the eids it mentions; `team` = [machine, host, team_id,
+ *  team_key] for a row pulled from the exported database. False when its eid (or team id) is there already. */
+export function insertEntry(db, row, team = null) {
+  const res = team ? db.run(INSERT_TEAM, ...row.values, ...team) : db.run(INSERT_ENTRY, ...row.values);
   if (Number(res.changes) === 0) return false;
   const id = Number(res.lastInsertRowid);
   db.run("INSERT INTO fts (rowid, body, names) VALUES (?, ?, ?)", id, row.body, row.names);

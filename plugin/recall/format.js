@@ -36,12 +36,14 @@ function label(e) {
   return "entry";
 }
 
-/** One hit as a short line: `eid  day  kind  text`, plus its repo when it is not the one worked in. */
+/** One hit as a short line: `eid  day  kind  text`, plus its repo when it is not the one worked in, and
+ *  `team: HOST` for a teammate's entry (pulled from the exported database). */
 export function hitLine(hit, { gitDir } = {}) {
   const e = parse(hit.line);
   const day = typeof e.ts === "string" ? e.ts.slice(0, 10) : "-";
   const repo = gitDir && hit.git_dir !== gitDir && typeof e.repo === "string" ? `  [${e.repo}]` : "";
-  return `${hit.eid ?? "-"}  ${day}  ${label(e)}  ${gist(e)}${repo}`;
+  const team = hit.machine ? `  team: ${hit.host ?? hit.machine}` : "";
+  return `${hit.eid ?? "-"}  ${day}  ${label(e)}  ${gist(e)}${repo}${team}`;
 }
 
 function relatedLines(hit, indent) {
@@ -78,12 +80,13 @@ export function formatHits(hits, { budget = 2048, gitDir, more = "use --json or 
 }
 
 /** One JSON line per hit: the stored line unchanged as `entry`, its score, and the stored lines of the
- *  entries that correct it or that it corrects. */
+ *  entries that correct it or that it corrects; a team row's `machine` and `host` too. */
 export function jsonHits(hits) {
   return hits
     .map((h) => {
       const rel = (xs) => `[${(xs ?? []).map((x) => x.line).join(",")}]`;
-      return `{"score":${Number(h.score.toFixed(4))},"entry":${h.line},"corrected_by":${rel(h.correctedBy)},"corrects":${rel(h.corrects)}}\n`;
+      const team = h.machine ? `,"machine":${JSON.stringify(h.machine)},"host":${JSON.stringify(h.host ?? null)}` : "";
+      return `{"score":${Number(h.score.toFixed(4))},"entry":${h.line},"corrected_by":${rel(h.correctedBy)},"corrects":${rel(h.corrects)}${team}}\n`;
     })
     .join("");
 }

@@ -6,13 +6,14 @@ import { RECALL_ARGS, RECALL_TOOL_DESCRIPTION, runRecallTool } from "./tool.js";
 import { hintFor, hintsOff, memorySeen } from "./hints.js";
 
 /**
- * `settings` = { file, env, cwd, recall, hints } (the plugin's `recall` and `hints` options: false switches
- * each off). Returns { tool (null when recall is off), afterTool(input, output) }.
+ * `settings` = { file, env, cwd, recall, hints, team } (the plugin's `recall` and `hints` options: false
+ * switches each off; `team`: true pulls teammates' rows). Returns { tool (null when recall is off),
+ * afterTool(input, output) }.
  */
 export function createOpencodeRecall(settings = {}) {
   const env = settings.env ?? process.env;
   if (recallOff({ recall: settings.recall, env })) return { tool: null, afterTool: async () => "" };
-  const service = createRecall({ file: settings.file, env, cwd: settings.cwd });
+  const service = createRecall({ file: settings.file, env, cwd: settings.cwd, team: settings.team });
   const hints = !hintsOff({ hints: settings.hints, env });
   const seen = memorySeen();
   return {

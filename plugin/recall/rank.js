@@ -14,6 +14,9 @@ export const COLUMN_WEIGHTS = [1, 2];
 export const BOOSTS = {
   /** An entry from another repository than the one worked in (scope "all") counts this share. */
   otherRepo: 0.75,
+  /** A teammate's entry (a team row) of the same repository counts this share: just below this machine's own
+   *  when both match equally, far above another repository's. */
+  teammate: 0.95,
   /** Per file named by both the query and the entry (two at most). */
   sharedFile: 0.3,
   /** Per command named by both (two at most). */
@@ -51,12 +54,15 @@ function shared(a, b) {
 }
 
 /**
- * The factor a hit's text score is multiplied by. `hit` = { git_dir, capture, t, files: [], commands: [] };
- * `query` = { files: [], commands: [] }; `context` = { gitDir, now }.
+ * The factor a hit's text score is multiplied by. `hit` = { git_dir, capture, t, files: [], commands: [],
+ * machine, team_key (team rows) }; `query` = { files: [], commands: [] }; `context` = { gitDir, repoKey, now }.
  */
 export function boost(hit, query, context) {
   let f = 1;
-  if (context.gitDir && hit.git_dir !== context.gitDir) f *= BOOSTS.otherRepo;
+  if (hit.machine) {
+    f *= BOOSTS.teammate;
+    if (context.gitDir && !(context.repoKey && hit.team_key === context.repoKey)) f *= BOOSTS.otherRepo;
+  } else if (context.gitDir && hit.git_dir !== context.gitDir) f *= BOOSTS.otherRepo;
   f *= 1 + BOOSTS.sharedFile * shared(query.files, hit.files);
   f *= 1 + BOOSTS.sharedCommand * shared(query.commands, hit.commands);
   if (hit.capture && hit.capture !== "auto") f *= BOOSTS.written;

@@ -3,16 +3,18 @@
 // the common columns of plugin/columns.js beside each entry's exact line.
 //
 //   entries  one row per entry: its eid (unique), its line exactly as stored, the common columns, the files
-//            and commands it names (one per line), its time in milliseconds (for recency)
+//            and commands it names (one per line), its time in milliseconds (for recency); a team row (pulled
+//            from the exported database, team.js) also its machine and host, its id there and its repo key
 //   fts      FTS5 over what the entry says and the names it contains; contentless (the line is in entries)
 //   vocab    how many entries each term occurs in, for weighting query terms
 //   refs     eid-like words an entry contains: an entry that names an earlier one's eid corrects or extends it
-//   meta     the reader's cursor (where catching up resumes) and the recordings file the index is of
+//   meta     the reader's cursor (where catching up resumes), the recordings file the index is of, and the
+//            position reached in the exported database with the repositories pulled for
 
 import { COLUMNS } from "../columns.js";
 
 /** Bumped when the tables change; an index of another version is rebuilt from the files. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const ENTRY_COLUMNS = ["eid", "line", ...COLUMNS, "files", "commands", "t"];
 
@@ -25,9 +27,15 @@ CREATE TABLE IF NOT EXISTS entries (
   ${COLUMNS.map((c) => `${c} TEXT`).join(",\n  ")},
   files TEXT,
   commands TEXT,
-  t INTEGER
+  t INTEGER,
+  machine TEXT,
+  host TEXT,
+  team_id INTEGER UNIQUE,
+  team_key TEXT
 );
 CREATE INDEX IF NOT EXISTS entries_git_dir ON entries (git_dir);
+CREATE INDEX IF NOT EXISTS entries_team_key ON entries (team_key) WHERE team_key IS NOT NULL;
+CREATE INDEX IF NOT EXISTS entries_repos ON entries (origin, repo) WHERE team_id IS NULL;
 CREATE INDEX IF NOT EXISTS entries_session ON entries (session);
 CREATE TABLE IF NOT EXISTS refs (id INTEGER NOT NULL, eid TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS refs_eid ON refs (eid);
@@ -94,6 +102,22 @@ export function prepare(db) {
     }
   }
   return true;
+}
+
+/** Runs `fn` in one write transaction (BEGIN IMMEDIATE: a second writer waits for the first), committed when
+ *  it returns, rolled back when it throws. Returns what `fn` returns. */
+export function transaction(db, fn) {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const out = fn();
+    db.exec("COMMIT");
+    return out;
+  } catch (e) {
+    try {
+      db.exec("ROLLBACK");
+    } catch {}
+    throw e;
+  }
 }
 
 export function getMeta(db, key) {

@@ -8,7 +8,7 @@ import { COLUMN_WEIGHTS, MIN_EVIDENCE, MIN_RELEVANCE, boost, ideal, idf } from "
 /** Candidates read from FTS5 before scoring: the boosts reorder within them, they do not reach past them. */
 const CANDIDATES = 200;
 
-const COLS = "e.id, e.eid, e.line, e.git_dir, e.session, e.capture, e.t, e.files, e.commands, e.kind, e.trigger, e.ts, e.repo";
+const COLS = "e.id, e.eid, e.line, e.git_dir, e.session, e.capture, e.t, e.files, e.commands, e.kind, e.trigger, e.ts, e.repo, e.machine, e.host, e.team_key";
 // The entries that name a hit's eid, and the entries whose eid the hit names.
 const CORRECTED_BY = `SELECT ${COLS} FROM refs r JOIN entries e ON e.id = r.id WHERE r.eid = ? ORDER BY e.id`;
 const CORRECTS = `SELECT ${COLS} FROM refs r JOIN entries e ON e.eid = r.eid WHERE r.id = ? ORDER BY e.id`;
@@ -82,13 +82,19 @@ function matchOf(words, counts, total) {
 }
 
 /** The conditions on entries (alias e) for a search's options: written entries only (`written`), the scope's
- *  repository, the current session left out. */
+ *  repository (this machine's entries of its git dir, and team rows of its repository key), the current
+ *  session left out. */
 function filters(options, written) {
   const where = written ? ["e.capture IS NOT 'auto'"] : [];
   const params = [];
   if ((options.scope ?? "repo") === "repo" && options.gitDir) {
-    where.push("e.git_dir = ?");
-    params.push(options.gitDir);
+    if (options.repoKey) {
+      where.push("(e.git_dir = ? OR e.team_key = ?)");
+      params.push(options.gitDir, options.repoKey);
+    } else {
+      where.push("e.git_dir = ?");
+      params.push(options.gitDir);
+    }
   }
   if (options.session && !options.includeSession) {
     where.push("e.session IS NOT ?");
@@ -106,8 +112,8 @@ function hitOf(r) {
 }
 
 /**
- * Ranks entries for `text` (or a query made by query.js). Options: scope "repo" (default; entries whose git_dir is `gitDir`) or "all";
- * gitDir; session (the current one, left out unless includeSession); limit (default 10); now; mode "recall"
+ * Ranks entries for `text` (or a query made by query.js). Options: scope "repo" (default; entries whose git_dir is `gitDir`,
+ * and team rows whose repository key is `repoKey`) or "all"; gitDir; repoKey; session (the current one, left out unless includeSession); limit (default 10); now; mode "recall"
  * (cut at MIN_RELEVANCE) or "hint" (cut at MIN_EVIDENCE); min (another cut). Returns { hits, words } where
  * each hit is { eid, line, score, corrects: [hit], correctedBy: [hit], ... } best first.
  */
@@ -116,7 +122,7 @@ export function search(db, text, options = {}) {
   const mode = options.mode ?? "recall";
   const limit = options.limit ?? 10;
   const now = options.now ?? Date.now();
-  const context = { gitDir: options.gitDir ?? null, now };
+  const context = { gitDir: options.gitDir ?? null, repoKey: options.repoKey ?? null, now };
   if (!q.words.length) return { hits: [], words: q.words };
   const { total, counts } = documentCounts(db, q.words);
   if (total === PLACEHOLDERS) return { hits: [], words: q.words };

@@ -1,12 +1,15 @@
 // Recall for one recordings file, as every surface uses it: the CLI (one search per process), the opencode
 // plugin and the MCP server (an index held open for the session). Each search first catches the index up,
-// so what was recorded a moment ago is found.
+// so what was recorded a moment ago is found. With team pulls on, it also starts a pull in the background
+// when one is due (team-state.js), and answers at once from the team rows pulled before.
 
 import { gitContext } from "../git.js";
 import { settingsOf, envOf } from "../settings.js";
 import { openIndex } from "./index.js";
 import { recent, search } from "./search.js";
 import { failureQuery } from "./query.js";
+import { repoKey } from "./team.js";
+import { readTeamState, startAutoPull } from "./team-state.js";
 
 /** Why recall is off for these settings (AI_RECORDINGS_RECALL=0 or the `recall: false` option), or null. */
 export function recallOff(options = {}) {
@@ -15,39 +18,53 @@ export function recallOff(options = {}) {
   return null;
 }
 
-/** The git dir that scope "repo" means for `cwd`, or null outside a repository. */
+/** The repository scope "repo" means for `cwd`: { gitDir (null outside a repository), key (team.js's repoKey
+ *  of its origin or name, matching teammates' clones of it) }. */
 export function repoOf(cwd, options = {}) {
   try {
-    return gitContext(cwd ?? process.cwd(), options).git_dir ?? null;
+    const g = gitContext(cwd ?? process.cwd(), options);
+    return { gitDir: g.git_dir ?? null, key: g.git_dir ? repoKey(g.origin, g.repo) : null };
   } catch {
-    return null;
+    return { gitDir: null, key: null };
   }
 }
 
+/** Whether team pulls are on: the `team` option, else AI_RECORDINGS_TEAM. */
+export function teamOn(options = {}) {
+  return options.team !== undefined ? options.team === true : settingsOf(envOf(options)).team === true;
+}
+
 /**
- * A recall service for the recordings file `options` resolve to ({file, env, cwd}). The index is opened on
- * first use and kept open. `find(query, {scope, limit, session, includeSession, cwd, now})` and
- * `hint(failure, {session, cwd, now})` resolve to { hits, gitDir, caught } (caught: what catching up found).
+ * A recall service for the recordings file `options` resolve to ({file, env, cwd, team, spawn}). The index is
+ * opened on first use and kept open. `find(query, {scope, limit, session, includeSession, cwd, now})` and
+ * `hint(failure, {session, cwd, now})` resolve to { hits, gitDir, caught, team } (caught: what catching up
+ * found; team: the team state when team pulls are on, else null).
  */
 export function createRecall(options = {}) {
   let opened = null;
   const index = () => (opened ??= openIndex(options));
+  const team = teamOn(options);
   async function run(query, o, mode) {
     const ix = await index();
     const caught = ix.catchUp({ onProgress: o.onProgress });
-    const gitDir = o.gitDir !== undefined ? o.gitDir : repoOf(o.cwd ?? options.cwd);
+    const cwd = o.cwd ?? options.cwd;
+    const repo = o.gitDir !== undefined ? { gitDir: o.gitDir, key: o.repoKey ?? null } : repoOf(cwd);
+    const gitDir = repo.gitDir;
+    const teamState = team ? readTeamState(ix.path) : null;
+    if (team) await startAutoPull(ix, { state: teamState, env: options.env, cwd, now: o.now, spawn: options.spawn });
     // A hint is about this repository's past; outside one there is nothing to hint from.
-    if (mode === "hint" && !gitDir) return { hits: [], gitDir, caught, index: ix.path };
+    if (mode === "hint" && !gitDir) return { hits: [], gitDir, caught, index: ix.path, team: teamState };
     const { hits } = (query === null ? recent : search)(ix.db, query, {
       mode,
       scope: o.scope,
       gitDir,
+      repoKey: repo.key,
       limit: o.limit,
       session: o.session,
       includeSession: o.includeSession,
       now: o.now,
     });
-    return { hits, gitDir, caught, index: ix.path };
+    return { hits, gitDir, caught, index: ix.path, team: teamState };
   }
   return {
     find: (text, o = {}) => run(text, o, "recall"),

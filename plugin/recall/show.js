@@ -28,3 +28,23 @@ export async function relatedMarkdown(eid, options = {}) {
     ix.close();
   }
 }
+
+/**
+ * The team rows (pulled from the exported database by `record sync`) whose eid is `eid` or begins with it:
+ * [{ eid, line, machine, host }], for `record show` of an entry that is in no file here. [] when there are
+ * none or recall cannot run here. `options` = {file, env, cwd}.
+ */
+export async function teamEntries(eid, options = {}) {
+  let ix;
+  try {
+    ix = await openIndex(options);
+  } catch {
+    return [];
+  }
+  try {
+    // A prefix as a range of the eid index ("~" sorts after every eid character).
+    return ix.db.all("SELECT eid, line, machine, host FROM entries WHERE eid >= ? AND eid < ? AND team_id IS NOT NULL ORDER BY eid LIMIT 6", eid, `${eid}~`);
+  } finally {
+    ix.close();
+  }
+}

@@ -7,8 +7,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { E2E_ENV, makeSandbox, useMockLlm, runOpencode } from "./harness.js";
+import { spawnSync } from "node:child_process";
+import { E2E_ENV, OPENCODE, REPO, makeSandbox, sandboxEnv, useMockLlm, runOpencode } from "./harness.js";
 import { record } from "../../plugin/recorder.js";
+import { teammateExports } from "../js/team-helpers.js";
 
 const ENV = E2E_ENV;
 const FAIL_JS = `console.log("running 3 tests");
@@ -19,8 +21,9 @@ const LESSON = "lesson: npm test fails with ENOENT for fixtures/widget-golden.js
 
 const e2e = useMockLlm();
 
-/** A sandbox whose project fails `npm test` as FAIL_JS does, with the lesson recorded there by an earlier session. */
-function sandbox() {
+/** A sandbox whose project fails `npm test` as FAIL_JS does, with the lesson recorded there by an earlier session
+ *  (`local: false`: without it). */
+function sandbox({ local = true } = {}) {
   const dirs = makeSandbox({
     mockUrl: e2e.mock.url,
     files: {
@@ -35,6 +38,7 @@ function sandbox() {
   cfg.plugin = [[cfg.plugin[0][0], { file }]];
   fs.writeFileSync(cfgPath, JSON.stringify(cfg, null, 2));
   const env = { HOME: dirs.home, XDG_STATE_HOME: dirs.state, XDG_DATA_HOME: dirs.data };
+  if (!local) return { dirs, file, eid: null };
   const past = record(LESSON, { file, env, cwd: dirs.project, session: "ses_earlier", capture: "agent" });
   assert.equal(past.status, "recorded");
   return { dirs, file, eid: past.eid };
@@ -96,4 +100,34 @@ test("the recall tool is offered and returns the expected eid", async () => {
   const [result] = toolResultsSeen(seen.body);
   assert.ok(result.startsWith(`${eid}  `), result);
   assert.ok(result.includes("npm test fails with ENOENT"), result);
+});
+
+test("team memory: a lesson only a teammate recorded and exported is in the hint, marked as theirs", async () => {
+  const { dirs, file } = sandbox({ local: false });
+  const mate = await teammateExports({
+    origin: "git@example.com:acme/widget.git",
+    lesson: "lesson: ENOENT for fixtures/widget-golden.json in npm test after a fresh clone: the golden files are generated, npm run fixtures makes them",
+  });
+  try {
+    // `record sync` as the plugin's background pull runs it: opencode's own runtime (Bun) with bun:sqlite.
+    const s = spawnSync(OPENCODE, [path.join(REPO, "plugin/cli/index.js"), "sync", "--from", mate.url, "--file", file, "--json"], {
+      cwd: dirs.project,
+      env: { ...sandboxEnv(dirs), BUN_BE_BUN: "1" },
+      encoding: "utf8",
+    });
+    assert.equal(s.status, 0, s.stderr);
+    assert.equal(JSON.parse(s.stdout).added, 1, s.stdout);
+    const seen = {};
+    e2e.mock.script = scriptCapturing({ tool: "bash", args: { command: "npm test", description: "run the tests" } }, seen);
+    const run = await runOpencode(dirs, "run the tests", { env: ENV });
+    assert.equal(run.code, 0, run.stderr.slice(-2000));
+    const [result] = toolResultsSeen(seen.body);
+    const hint = result.slice(result.indexOf("[recordings] "));
+    assert.ok(hint.startsWith("[recordings] Past entries from this repository that match this failure"), result);
+    const line = hint.split("\n").find((l) => l.startsWith(`${mate.eid}  `));
+    assert.ok(line, hint);
+    assert.match(line, /  team: \S+$/);
+  } finally {
+    mate.destroy();
+  }
 });

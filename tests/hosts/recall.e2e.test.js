@@ -10,6 +10,8 @@ import { startAnthropic } from "./mock-models.js";
 import { makeSandbox, runClaude, cleanup, CLAUDE } from "./harness.js";
 import { record } from "../../plugin/recorder.js";
 import { missingDriver } from "../../plugin/recall/driver.js";
+import { sync } from "../../plugin/cli/sync.js";
+import { teammateExports } from "../js/team-helpers.js";
 
 const LESSON = "lesson: npm test reports 'not ok 2 - widget spins' when the spin fixture is stale; regenerate it with npm run fixtures";
 
@@ -46,6 +48,40 @@ test("claude-code: a failing gate gets the recall hint as additional context; th
     assert.ok(answer && answer.startsWith(`${past.eid}  `), JSON.stringify(results).slice(0, 2000));
   } finally {
     await mock.close();
+    cleanup(d);
+  }
+});
+
+test("claude-code: a lesson only a teammate exported reaches the model in the hint, marked as theirs", { skip: (!fs.existsSync(CLAUDE) && "claude not installed") || (missingDriver() ?? false) }, async () => {
+  const d = makeSandbox("hosts-team-");
+  const mate = await teammateExports({
+    origin: "git@example.com:acme/widget.git",
+    lesson: "lesson: npm test says 'not ok 2 - widget spins' on a fresh clone because the spin fixture is generated; npm run fixtures makes it",
+  });
+  const bodies = [];
+  const mock = await startAnthropic(({ n, body }) => {
+    if (!(body?.tools ?? []).length) return { text: "title" };
+    bodies[n] = body;
+    if (n === 0) return { tool: "Bash", args: { command: "npm test", description: "run the tests" } };
+    return { text: "All done." };
+  });
+  try {
+    // The pull, with the environment hook mode will have (its index is under this HOME).
+    let out = "";
+    const env = { HOME: d.home, XDG_STATE_HOME: d.state, AI_RECORDINGS_FILE: d.file };
+    const code = await sync(["--from", mate.url, "--json"], { env, cwd: d.project, stdout: { write: (t) => (out += t) }, stderr: { write: () => true } });
+    assert.equal(code, 0);
+    assert.equal(JSON.parse(out).added, 1, out);
+    const r = await runClaude(d, "fix the widget", { mockUrl: mock.url });
+    assert.equal(r.code, 0, `claude failed: ${r.stderr.slice(-2000)}`);
+    const afterBash = JSON.stringify(bodies[1].messages);
+    assert.ok(afterBash.includes("[recordings] Past entries from this repository that match this failure"), afterBash.slice(-3000));
+    assert.ok(afterBash.includes(`${mate.eid}  `), afterBash.slice(-3000));
+    // Its line in the hint (no escaped line break between) carries the team mark.
+    assert.match(afterBash, new RegExp(`${mate.eid}  [^\\\\]*  team: \\S`));
+  } finally {
+    await mock.close();
+    mate.destroy();
     cleanup(d);
   }
 });
