@@ -3,12 +3,13 @@
 // the jsonb and time columns are computed by the server from it.
 
 import { COLUMNS } from "../columns.js";
+import { fingerprintOfEntry } from "../read/episodes.js";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import copyStreams from "pg-copy-streams";
 
 const STAGE = "recordings_incoming";
-const STAGE_COLUMNS = ["eid", "reason", "line", ...COLUMNS, "segment", "offset"];
+const STAGE_COLUMNS = ["eid", "reason", "line", ...COLUMNS, "fp", "segment", "offset"];
 const TIME_RE = `'^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d(:\\d\\d(\\.\\d+)?)?(Z|[+-]\\d\\d:?\\d\\d)$'`;
 
 /** Makes the staging table of this connection (temporary, emptied at each commit). */
@@ -25,14 +26,15 @@ function field(v) {
   return /[\\\n\r\t]/.test(s) ? s.replace(/[\\\n\r\t]/g, (c) => ESC[c]) : s;
 }
 
-/** One staging row of a read record: [eid, reason, line, ...columns, segment, offset]. */
+/** One staging row of a read record: [eid, reason, line, ...columns, fp, segment, offset] (fp: the failure
+ *  fingerprint of an automatic failure, derived by the core for lines written before it was stamped). */
 export function stageRow(r, columns) {
   const e = r.entry;
   // The reader drops a "\r" before the "\n" (a hand-edited line); the stored line keeps it.
   const line = r.length === Buffer.byteLength(r.text) + 2 ? r.text + "\r" : r.text;
   const out = [typeof e.eid === "string" ? e.eid : null, typeof e.reason === "string" ? e.reason : null, line];
   for (const c of COLUMNS) out.push(columns[c]);
-  out.push(r.segment, r.offset);
+  out.push(fingerprintOfEntry(e, r.text), r.segment, r.offset);
   return out;
 }
 
@@ -47,8 +49,8 @@ function insertSql(quarantine, safe) {
   const common = COLUMNS.map((c) => `"${c}"`).join(", ");
   const jsonb = safe ? "recordings_jsonb(line)" : "line::jsonb";
   const at = safe ? "recordings_time(ts)" : `CASE WHEN ts ~ ${TIME_RE} THEN ts::timestamptz END`;
-  const cols = `eid, ${quarantine ? "reason, " : ""}line, entry, ${common}, at, machine, host, file, segment, "offset"`;
-  const sel = `eid, ${quarantine ? "reason, " : ""}line, ${jsonb}, ${common}, ${at}, $1, $2, $3, segment, "offset"`;
+  const cols = `eid, ${quarantine ? "reason, " : ""}line, entry, ${common}, fp, at, machine, host, file, segment, "offset"`;
+  const sel = `eid, ${quarantine ? "reason, " : ""}line, ${jsonb}, ${common}, fp, ${at}, $1, $2, $3, segment, "offset"`;
   return `INSERT INTO ${table} (${cols}) SELECT ${sel} FROM ${STAGE}${quarantine ? "" : " ON CONFLICT (eid) DO NOTHING"}`;
 }
 

@@ -40,6 +40,15 @@ export const MIGRATIONS = [
       CREATE INDEX recordings_repo_at_idx ON recordings (repo, at);
       CREATE INDEX recordings_kind_idx ON recordings (kind);`,
   },
+  {
+    version: 3,
+    about: "the failure fingerprint (fp) of automatic failures, filled in from the rows' stored fp",
+    sql: `
+      ALTER TABLE recordings ADD COLUMN fp text;
+      ALTER TABLE recordings_quarantine ADD COLUMN fp text;
+      UPDATE recordings SET fp = entry->>'fp' WHERE entry ? 'fp' AND jsonb_typeof(entry->'fp') = 'string';
+      CREATE INDEX recordings_fp_idx ON recordings (fp) WHERE fp IS NOT NULL;`,
+  },
 ];
 
 export const LATEST = MIGRATIONS[MIGRATIONS.length - 1].version;

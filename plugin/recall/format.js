@@ -36,14 +36,16 @@ function label(e) {
   return "entry";
 }
 
-/** One hit as a short line: `eid  day  kind  text`, plus its repo when it is not the one worked in, and
- *  `team: HOST` for a teammate's entry (pulled from the exported database). */
+/** One hit as a short line: `eid  day  kind  text`, plus its repo when it is not the one worked in,
+ *  `team: HOST` for a teammate's entry (pulled from the exported database), and `(×N, fp FP)` for an automatic
+ *  failure that ran N times (one hit for all its runs). */
 export function hitLine(hit, { gitDir } = {}) {
   const e = parse(hit.line);
   const day = typeof e.ts === "string" ? e.ts.slice(0, 10) : "-";
   const repo = gitDir && hit.git_dir !== gitDir && typeof e.repo === "string" ? `  [${e.repo}]` : "";
   const team = hit.machine ? `  team: ${hit.host ?? hit.machine}` : "";
-  return `${hit.eid ?? "-"}  ${day}  ${label(e)}  ${gist(e)}${repo}${team}`;
+  const runs = hit.runs > 1 ? `  (×${hit.runs}, fp ${hit.fp})` : "";
+  return `${hit.eid ?? "-"}  ${day}  ${label(e)}  ${gist(e)}${repo}${team}${runs}`;
 }
 
 function relatedLines(hit, indent) {
@@ -80,13 +82,15 @@ export function formatHits(hits, { budget = 2048, gitDir, more = "use --json or 
 }
 
 /** One JSON line per hit: the stored line unchanged as `entry`, its score, and the stored lines of the
- *  entries that correct it or that it corrects; a team row's `machine` and `host` too. */
+ *  entries that correct it or that it corrects; a team row's `machine` and `host` too; an automatic failure's
+ *  `fp` and how many runs of it the index holds (`runs`: they are one hit). */
 export function jsonHits(hits) {
   return hits
     .map((h) => {
       const rel = (xs) => `[${(xs ?? []).map((x) => x.line).join(",")}]`;
       const team = h.machine ? `,"machine":${JSON.stringify(h.machine)},"host":${JSON.stringify(h.host ?? null)}` : "";
-      return `{"score":${Number(h.score.toFixed(4))},"entry":${h.line},"corrected_by":${rel(h.correctedBy)},"corrects":${rel(h.corrects)}${team}}\n`;
+      const runs = h.fp ? `,"fp":${JSON.stringify(h.fp)},"runs":${h.runs ?? 1}` : "";
+      return `{"score":${Number(h.score.toFixed(4))},"entry":${h.line},"corrected_by":${rel(h.correctedBy)},"corrects":${rel(h.corrects)}${team}${runs}}\n`;
     })
     .join("");
 }

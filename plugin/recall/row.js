@@ -2,6 +2,7 @@
 // Pure: a parsed entry and its stored line in, a row out.
 
 import { columnsOf, contentStrings, namesOf } from "../columns.js";
+import { fingerprintOfEntry } from "../read/episodes.js";
 
 /** What of an entry's text is indexed. Automatic entries keep at most ~8 KiB of output; an agent's note is
  *  rarely longer. Past this the words are still in the stored line, only not searchable. */
@@ -28,7 +29,7 @@ export function rowOf(entry, line) {
   const names = [...files, ...commands, cols.kind, cols.trigger].filter(Boolean).join("\n");
   return {
     eid,
-    values: [eid, line, ...Object.values(cols), files.join("\n") || null, commands.join("\n") || null, Number.isNaN(t) ? null : t],
+    values: [eid, line, ...Object.values(cols), fingerprintOfEntry(entry, line), files.join("\n") || null, commands.join("\n") || null, Number.isNaN(t) ? null : t],
     body,
     names,
     refs: mentionedEids(body, eid),

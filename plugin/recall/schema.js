@@ -2,7 +2,8 @@
 // deleting the file loses nothing (the next recall rebuilds it). One table shape with the exported database:
 // the common columns of plugin/columns.js beside each entry's exact line.
 //
-//   entries  one row per entry: its eid (unique), its line exactly as stored, the common columns, the files
+//   entries  one row per entry: its eid (unique), its line exactly as stored, the common columns, the failure
+//            fingerprint of an automatic failure (fp, plugin/read/episodes.js), the files
 //            and commands it names (one per line), its time in milliseconds (for recency); a team row (pulled
 //            from the exported database, team.js) also its machine and host, its id there and its repo key
 //   fts      FTS5 over what the entry says and the names it contains; contentless (the line is in entries)
@@ -14,9 +15,9 @@
 import { COLUMNS } from "../columns.js";
 
 /** Bumped when the tables change; an index of another version is rebuilt from the files. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
-export const ENTRY_COLUMNS = ["eid", "line", ...COLUMNS, "files", "commands", "t"];
+export const ENTRY_COLUMNS = ["eid", "line", ...COLUMNS, "fp", "files", "commands", "t"];
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -25,6 +26,7 @@ CREATE TABLE IF NOT EXISTS entries (
   eid TEXT UNIQUE,
   line TEXT NOT NULL,
   ${COLUMNS.map((c) => `${c} TEXT`).join(",\n  ")},
+  fp TEXT,
   files TEXT,
   commands TEXT,
   t INTEGER,
@@ -37,6 +39,7 @@ CREATE INDEX IF NOT EXISTS entries_git_dir ON entries (git_dir);
 CREATE INDEX IF NOT EXISTS entries_team_key ON entries (team_key) WHERE team_key IS NOT NULL;
 CREATE INDEX IF NOT EXISTS entries_repos ON entries (origin, repo) WHERE team_id IS NULL;
 CREATE INDEX IF NOT EXISTS entries_session ON entries (session);
+CREATE INDEX IF NOT EXISTS entries_fp ON entries (fp);
 CREATE TABLE IF NOT EXISTS refs (id INTEGER NOT NULL, eid TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS refs_eid ON refs (eid);
 CREATE INDEX IF NOT EXISTS refs_id ON refs (id);

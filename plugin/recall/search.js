@@ -8,7 +8,7 @@ import { COLUMN_WEIGHTS, MIN_EVIDENCE, MIN_RELEVANCE, boost, ideal, idf } from "
 /** Candidates read from FTS5 before scoring: the boosts reorder within them, they do not reach past them. */
 const CANDIDATES = 200;
 
-const COLS = "e.id, e.eid, e.line, e.git_dir, e.session, e.capture, e.t, e.files, e.commands, e.kind, e.trigger, e.ts, e.repo, e.machine, e.host, e.team_key";
+const COLS = "e.id, e.eid, e.line, e.git_dir, e.session, e.capture, e.t, e.files, e.commands, e.kind, e.trigger, e.ts, e.repo, e.machine, e.host, e.team_key, e.fp";
 // The entries that name a hit's eid, and the entries whose eid the hit names.
 const CORRECTED_BY = `SELECT ${COLS} FROM refs r JOIN entries e ON e.id = r.id WHERE r.eid = ? ORDER BY e.id`;
 const CORRECTS = `SELECT ${COLS} FROM refs r JOIN entries e ON e.eid = r.eid WHERE r.id = ? ORDER BY e.id`;
@@ -162,10 +162,15 @@ export function search(db, text, options = {}) {
     .filter((h) => h.score >= min)
     .sort((a, b) => b.score - a.score || b.id - a.id);
   const shown = new Set();
+  const folded = new Set(); // fingerprints shown: the runs of one failure are one hit, with their count
   const hits = [];
   for (const h of scored) {
-    if (shown.has(h.id)) continue;
+    if (shown.has(h.id) || (h.fp && folded.has(h.fp))) continue;
     shown.add(h.id);
+    if (h.fp) {
+      folded.add(h.fp);
+      h.runs = db.get("SELECT count(*) AS n FROM entries WHERE fp = ?", h.fp)?.n ?? 1;
+    }
     hits.push(attach(db, h, shown, options));
     if (hits.length >= limit) break;
   }

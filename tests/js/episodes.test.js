@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { episodeState, foldEpisodes } from "../../plugin/read/episodes.js";
 import { listSessions } from "../../plugin/read/sessions.js";
-import { runCli } from "./helpers.js";
+import { isolatedEnv, runCli } from "./helpers.js";
+import { missingDriver } from "../../plugin/recall/driver.js";
 import { record } from "../../plugin/recorder.js";
 import { entries, gitRepo, lines, tmpdir } from "./helpers.js";
 
@@ -128,4 +129,17 @@ test("runs without a session fold by repository while they come within the gap",
 test("entries that are not automatic failures are never folded", () => {
   const manual = { trigger: "gate.failed", capture: "cli", command: "cargo test", output_tail: "FAILED" };
   assert.deepEqual(foldEpisodes([manual, { note: "hi" }, null, 42]).episodes, []);
+});
+
+test("recall shows the runs of one failure as one hit with their count", { skip: missingDriver() ?? false }, () => {
+  const { file, d, project } = history([[0, red(1)], [1, red(2)], [2, red(3)], [3, red(1, "two")]]);
+  const env = isolatedEnv(d, { AI_RECORDINGS_FILE: file, XDG_DATA_HOME: path.join(d, "data") });
+  const r = runCli(["recall", "--json", "--scope", "all", "panicked", "src/a.rs"], { env, cwd: project });
+  assert.equal(r.code, 0, r.stderr);
+  const hits = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(hits.map((h) => h.runs).sort(), [1, 3], JSON.stringify(hits.map((h) => h.entry.output_tail)));
+  const three = hits.find((h) => h.runs === 3);
+  assert.equal(three.fp, three.entry.fp);
+  const text = runCli(["recall", "--scope", "all", "panicked", "src/a.rs"], { env, cwd: project });
+  assert.match(text.stdout, new RegExp(`\\(×3, fp ${three.fp}\\)`));
 });

@@ -36,6 +36,14 @@ before(async () => {
   const out = put(m, rows);
   out.forEach((r, i) => (ids[i] = r.eid));
   put(m, ["category=bad judgement | finding: trusted a stale cache {grade: F}"], { cwd: m.dir });
+  // Automatic failures, fingerprinted by the core: three runs of one, one of another, then green for the first.
+  const auto = { capture: "auto", session: "s9", cwd: m.dir };
+  const red = (h, test, n) => e({ ts: day(24, h), trigger: "gate.failed", command: "cargo test", exit: 101, output_tail: `test a::${test} ... FAILED\nthread panicked at src/a.rs:${n}:5:\n` });
+  const runs = put(m, [red("11", "one", 1), red("12", "one", 2), red("13", "one", 3), red("14", "two", 1)], auto);
+  ids.fpA = runs[0].fp;
+  ids.fpB = runs[3].fp;
+  ids.firstA = runs[0].eid;
+  put(m, [e({ ts: day(24, "15"), trigger: "gate.passed", command: "cargo test", resolves: [ids.fpA], failures: 3 })], auto);
   const r = await exportIn(m, ["--to", cluster.url(db)]);
   assert.equal(r.code, 0, r.stderr);
 });
@@ -47,7 +55,7 @@ const run = async (name) => {
 };
 
 test("the cookbook's queries are all covered here", () => {
-  assert.deepEqual(Object.keys(QUERIES).sort(), ["full-text", "lessons-per-repo", "recurring-gate-failures", "sentiment-over-time", "subagent-drift"]);
+  assert.deepEqual(Object.keys(QUERIES).sort(), ["failure-episodes", "full-text", "lessons-per-repo", "recurring-gate-failures", "sentiment-over-time", "subagent-drift"]);
 });
 
 test("lessons per repository", async () => {
@@ -61,6 +69,19 @@ test("gate failures that recur", async () => {
   assert.deepEqual(rows.map((r) => [r.repo, r.command, Number(r.failures), Number(r.sessions)]), [["alpha", "npm test", 3, 2]]);
   assert.equal(rows[0].first.toISOString(), "2026-11-20T10:00:00.000Z");
   assert.equal(rows[0].last.toISOString(), "2026-11-21T12:00:00.000Z");
+});
+
+test("failure episodes and their time to green", async () => {
+  assert.match(ids.fpA, /^g1_[0-9a-f]{16}$/);
+  assert.notEqual(ids.fpA, ids.fpB);
+  const rows = await run("failure-episodes");
+  assert.deepEqual(
+    rows.map((r) => [r.session, r.fp, Number(r.runs), r.first_eid === ids.firstA, r.resolved_at?.toISOString() ?? null, r.minutes_to_green === null ? null : Number(r.minutes_to_green)]),
+    [
+      ["s9", ids.fpA, 3, true, "2026-11-24T15:00:00.000Z", 240],
+      ["s9", ids.fpB, 1, false, null, null],
+    ],
+  );
 });
 
 test("subagents whose result drifted from their brief", async () => {

@@ -110,22 +110,28 @@ test("an older schema is migrated, its rows kept and completed", async () => {
     `INSERT INTO recordings (eid, line, entry, ts, machine, file, segment, "offset") VALUES ('old1', $1::text, $1::jsonb, '2026-01-02T03:04:05.006Z', 'old-machine', '/old', '/old', 0)`,
     ['{"ts":"2026-01-02T03:04:05.006Z","eid":"old1"}'],
   );
+  // A row whose line stored a failure fingerprint: version 3 fills the fp column from it.
+  await c.query(
+    `INSERT INTO recordings (eid, line, entry, machine, file, segment, "offset") VALUES ('old2', $1::text, $1::jsonb, 'old-machine', '/old', '/old', 1)`,
+    ['{"eid":"old2","trigger":"gate.failed","capture":"auto","fp":"g1_00000000000000aa"}'],
+  );
   await c.end();
   const m = machine("mig");
   put(m, ["after the migration"]);
   const r = await exportIn(m, ["--to", cluster.url(db), "--json"]);
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(r.json.migrated, [2]);
+  assert.deepEqual(r.json.migrated, [2, 3]);
   const old = (await cluster.query(`SELECT at FROM recordings WHERE eid = 'old1'`, [], db)).rows[0];
   assert.equal(old.at.toISOString(), "2026-01-02T03:04:05.006Z");
-  assert.deepEqual((await cluster.query(`SELECT version FROM recordings_schema ORDER BY version`, [], db)).rows.map((x) => x.version), [1, 2]);
-  assert.equal((await cluster.query(`SELECT count(*)::int AS n FROM recordings`, [], db)).rows[0].n, 2);
+  assert.deepEqual((await cluster.query(`SELECT version FROM recordings_schema ORDER BY version`, [], db)).rows.map((x) => x.version), [1, 2, 3]);
+  assert.equal((await cluster.query(`SELECT count(*)::int AS n FROM recordings`, [], db)).rows[0].n, 3);
+  assert.deepEqual((await cluster.query(`SELECT eid, fp FROM recordings WHERE eid LIKE 'old%' ORDER BY eid`, [], db)).rows, [{ eid: "old1", fp: null }, { eid: "old2", fp: "g1_00000000000000aa" }]);
 
   // A database migrated by a newer record is left alone, with a clear message.
   await cluster.query(`INSERT INTO recordings_schema (version, about) VALUES (99, 'from the future')`, [], db);
   const newer = await exportIn(m, ["--to", cluster.url(db)]);
   assert.equal(newer.code, 1);
-  assert.match(newer.stderr, /schema is version 99, newer than this record knows \(2\)/);
+  assert.match(newer.stderr, /schema is version 99, newer than this record knows \(3\)/);
 });
 
 test("a wrong password gets a clear error that never shows it, in messages, status record or doctor", async () => {
