@@ -27,6 +27,7 @@ const SUBCOMMANDS = {
   export: lazy("./cli/export.js", "exportCmd"),
   recall: (args) => import("./recall.js").then((m) => m.recall(args, {})),
   init: lazy("./cli/init.js", "init"),
+  view: lazy("./cli/view.js", "view"),
 };
 // Subcommands whose words are all arguments (a query).
 const ALL_WORDS = new Set(["recall"]);

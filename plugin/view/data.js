@@ -1,0 +1,300 @@
+// What the view page shows, gathered from the reader: the entries of the window as the page embeds them (each
+// presented by read/present.js), the failure episodes, the chart series and the header's facts. Nothing here
+// writes HTML; page.js embeds the result.
+
+import { columnsOf, contentStrings } from "../columns.js";
+import { listSegments } from "../paths.js";
+import { rawMembers } from "../read/members.js";
+import { gistOf, labelOf, leadMembers, stampsLine, titleOf } from "../read/present.js";
+import { parseTime } from "../read/filter.js";
+import { RecordingsReader } from "../read/reader.js";
+import { mentionedEids } from "../recall/row.js";
+import { foldEpisodes } from "./episodes.js";
+
+export const DEFAULT_WINDOW = "30d";
+export const DEFAULT_MAX_BYTES = 5_000_000;
+/** A member longer than this is embedded cut (the page says how long it was and how to see all of it). */
+export const FIELD_CHARS = 16 * 1024;
+/** An entry's stored line is embedded up to this many characters. */
+export const LINE_CHARS = 64 * 1024;
+/** Quarantined lines are counted; the newest of them are listed, each cut to a preview. */
+const QUARANTINE_LISTED = 200;
+const QUARANTINE_PREVIEW = 2000;
+const TOP_FINGERPRINTS = 10;
+const TOP_SERIES = 6;
+const DAY_MS = 86_400_000;
+
+const str = (v) => (typeof v === "string" && v !== "" ? v : null);
+
+function cut(text, max) {
+  return text.length > max ? { text: text.slice(0, max), cut: true } : { text, cut: false };
+}
+
+/** One member as shown: [key, text, json, bytes, cut] — strings as their text, anything else as its JSON as
+ *  written; `bytes` is the UTF-8 size of the whole value. */
+function memberOf([key, raw]) {
+  let text = raw;
+  let json = true;
+  if (raw.startsWith('"')) {
+    try {
+      text = JSON.parse(raw);
+      json = false;
+    } catch {
+      // shown as written
+    }
+  }
+  const c = cut(text, FIELD_CHARS);
+  return [key, c.text, json ? 1 : 0, Buffer.byteLength(text, "utf8"), c.cut ? 1 : 0];
+}
+
+function sentimentOf(v) {
+  if (v === undefined || v === null) return null;
+  const nums = {};
+  if (typeof v === "object" && !Array.isArray(v)) for (const [k, x] of Object.entries(v)) if (typeof x === "number" && Number.isFinite(x)) nums[k] = x;
+  return nums;
+}
+
+/** One entry as the page embeds it. */
+function present(r, n) {
+  const e = r.entry;
+  const cols = columnsOf(e);
+  const line = cut(r.text, LINE_CHARS);
+  const out = {
+    n,
+    eid: str(e.eid),
+    ts: cols.ts,
+    day: cols.ts && /^\d{4}-\d\d-\d\d/.test(cols.ts) ? cols.ts.slice(0, 10) : "",
+    repo: cols.repo,
+    session: cols.session,
+    capture: cols.capture,
+    trigger: cols.trigger,
+    kind: cols.kind,
+    model: cols.model,
+    agent: cols.agent,
+    sentiment: e.sentiment !== undefined ? 1 : 0,
+    label: labelOf(e),
+    title: titleOf(e),
+    gist: gistOf(e),
+    stamps: stampsLine(e),
+    members: leadMembers(rawMembers(r.text)).map(memberOf),
+    line: line.text,
+    line_bytes: r.length - 1,
+    line_cut: line.cut ? 1 : 0,
+  };
+  if (str(e.fp)) out.fp = e.fp;
+  return out;
+}
+
+/** `<`, U+2028 and U+2029 escaped, so JSON text can sit inside a <script> element whatever it holds. */
+export function scriptSafeJson(json) {
+  return json.replace(/[<\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function bump(map, key, i, days) {
+  let a = map.get(key);
+  if (!a) map.set(key, (a = new Array(days).fill(0)));
+  a[i]++;
+}
+
+function topSeries(map, limit) {
+  const sum = (a) => a.reduce((x, y) => x + y, 0);
+  return [...map.entries()].sort((a, b) => sum(b[1]) - sum(a[1])).slice(0, limit).map(([name, values]) => ({ name, values }));
+}
+
+function median(xs) {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** The chart series, over every entry of the window (also those the size cap left off the page). */
+function chartsOf(entries, episodes, fromMs, nowMs) {
+  let first = Infinity;
+  let last = nowMs;
+  for (const e of entries) {
+    const t = Date.parse(typeof e.ts === "string" ? e.ts : "");
+    if (t < first) first = t;
+    if (t > last) last = t;
+  }
+  const start = Math.floor((fromMs ?? (first === Infinity ? nowMs : first)) / DAY_MS) * DAY_MS;
+  const end = Math.floor(last / DAY_MS) * DAY_MS;
+  const count = Math.max(1, Math.round((end - start) / DAY_MS) + 1);
+  const days = Array.from({ length: count }, (_, i) => (start + i * DAY_MS) / 1000);
+  const dayOf = (ts) => {
+    const t = Date.parse(typeof ts === "string" ? ts : "");
+    if (Number.isNaN(t)) return -1;
+    const i = Math.floor((t - start) / DAY_MS);
+    return i >= 0 && i < count ? i : -1;
+  };
+  const captures = new Map();
+  const triggers = new Map();
+  const feelings = new Map(); // key → { sum, n } per day
+  const felt = new Array(count).fill(0);
+  for (const e of entries) {
+    const i = dayOf(e.ts);
+    if (i < 0) continue;
+    bump(captures, typeof e.capture === "string" ? e.capture : "(none)", i, count);
+    if (typeof e.trigger === "string") bump(triggers, e.trigger, i, count);
+    if (e.sentiment === undefined) continue;
+    felt[i]++;
+    for (const [k, v] of Object.entries(sentimentOf(e.sentiment) ?? {})) {
+      let f = feelings.get(k);
+      if (!f) feelings.set(k, (f = { sum: new Array(count).fill(0), n: new Array(count).fill(0) }));
+      f.sum[i] += v;
+      f.n[i]++;
+    }
+  }
+  const sentiment = [...feelings.entries()]
+    .sort((a, b) => b[1].n.reduce((x, y) => x + y, 0) - a[1].n.reduce((x, y) => x + y, 0))
+    .slice(0, TOP_SERIES)
+    .map(([name, f]) => ({ name, values: f.sum.map((s, i) => (f.n[i] ? Math.round((s / f.n[i]) * 1000) / 1000 : null)) }));
+  const repos = new Map();
+  for (const ep of episodes) {
+    const name = ep.repo ?? "(no repo)";
+    let r = repos.get(name);
+    if (!r) repos.set(name, (r = { repo: name, episodes: 0, failures: 0, resolved: 0, regressed: 0, minutes: [], byDay: new Map() }));
+    r.episodes++;
+    r.failures += ep.count;
+    if (ep.regressed) r.regressed++;
+    if (ep.resolved && typeof ep.resolved.minutes === "number") {
+      r.resolved++;
+      r.minutes.push(ep.resolved.minutes);
+      const i = dayOf(ep.resolved.ts);
+      if (i >= 0) r.byDay.set(i, [...(r.byDay.get(i) ?? []), ep.resolved.minutes]);
+    }
+  }
+  const repoRows = [...repos.values()].sort((a, b) => b.failures - a.failures);
+  const toGreen = repoRows.slice(0, TOP_SERIES).map((r) => ({ name: r.repo, values: days.map((_, i) => median(r.byDay.get(i) ?? [])) }));
+  const fps = new Map();
+  for (const ep of episodes) {
+    let f = fps.get(ep.fp);
+    if (!f) fps.set(ep.fp, (f = { fp: ep.fp, failures: 0, episodes: 0, repo: ep.repo, command: ep.command, head: ep.heads[0] ?? null }));
+    f.failures += ep.count;
+    f.episodes++;
+  }
+  return {
+    days,
+    captures: topSeries(captures, TOP_SERIES),
+    triggers: topSeries(triggers, TOP_SERIES),
+    sentiment,
+    felt,
+    to_green: toGreen,
+    repos: repoRows.map(({ byDay, minutes, ...r }) => ({ ...r, median_minutes: median(minutes) })),
+    fingerprints: [...fps.values()].sort((a, b) => b.failures - a.failures).slice(0, TOP_FINGERPRINTS),
+  };
+}
+
+/** Display order: days newest first; within a day by repository, then sessions latest first, each session's
+ *  entries in append order. */
+function displayOrder(list) {
+  const sessionLast = new Map();
+  for (const x of list) {
+    const k = `${x.day}\u0000${x.repo ?? ""}\u0000${x.session ?? ""}`;
+    if (!sessionLast.has(k) || sessionLast.get(k) < x.n) sessionLast.set(k, x.n);
+  }
+  const key = (x) => sessionLast.get(`${x.day}\u0000${x.repo ?? ""}\u0000${x.session ?? ""}`);
+  return list.sort((a, b) =>
+    a.day !== b.day ? (a.day < b.day ? 1 : -1) : (a.repo ?? "") !== (b.repo ?? "") ? ((a.repo ?? "") < (b.repo ?? "") ? -1 : 1) : key(a) !== key(b) ? key(b) - key(a) : a.n - b.n,
+  );
+}
+
+/** Corrections: an entry that names an earlier entry's eid corrects (or extends) it; both carry the link.
+ *  Over every record of the window, so a link to an entry the cap left off is still shown. */
+function correctionsOf(records) {
+  const at = new Map();
+  records.forEach((r, i) => typeof r.entry.eid === "string" && r.entry.eid && at.set(r.entry.eid, i));
+  const links = new Map(); // index → { corrects, corrected_by }
+  const of = (i) => links.get(i) ?? links.set(i, {}).get(i);
+  records.forEach((r, i) => {
+    const own = typeof r.entry.eid === "string" ? r.entry.eid : null;
+    for (const eid of mentionedEids(contentStrings(r.entry).join("\n"), own)) {
+      const j = at.get(eid);
+      if (j === undefined || j >= i) continue;
+      (of(i).corrects ??= []).push(eid);
+      if (own) (of(j).corrected_by ??= []).push(own);
+    }
+  });
+  return links;
+}
+
+/**
+ * The page's data: { meta, entries, episodes, charts, quarantine } with `entries` already in the page's order.
+ * Options: file, env, cwd, now (clock), filter ({ repo, gitDir, session }), since (an age or time, default
+ * 30d), maxBytes (the page's cap), reserve (bytes of the page besides its data), version.
+ */
+export function viewData(options = {}) {
+  const now = options.now ?? Date.now;
+  const nowMs = now();
+  const since = options.since ?? DEFAULT_WINDOW;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const f = options.filter ?? {};
+  const repos = f.repo ?? [];
+  const sessions = f.session ?? [];
+  const fromMs = since === "all" ? null : parseTime(since, nowMs);
+  const keep = (e) => {
+    if (repos.length && !(repos.includes(e.repo) || repos.includes(e.origin) || repos.includes(e.git_dir))) return false;
+    if (f.gitDir && e.git_dir !== f.gitDir) return false;
+    if (sessions.length && !sessions.includes(e.session)) return false;
+    if (fromMs !== null) {
+      const t = typeof e.ts === "string" ? Date.parse(e.ts) : NaN;
+      if (Number.isNaN(t) || t < fromMs) return false;
+    }
+    return true;
+  };
+  const common = { file: options.file, env: options.env, cwd: options.cwd, now, filter: keep };
+  const reader = new RecordingsReader(common);
+  const records = [...reader.records()];
+  const { episodes, byEid } = foldEpisodes(records.map((r) => r.entry));
+  const q = new RecordingsReader({ ...common, quarantine: true });
+  let quarantined = 0;
+  const qlist = [];
+  for (const r of q.records()) {
+    quarantined++;
+    qlist.push({ eid: str(r.entry.eid), ts: str(r.entry.ts), reason: str(r.entry.reason) ?? str(r.entry.quarantine_reason), bytes: r.length - 1, preview: r.text.slice(0, QUARANTINE_PREVIEW) });
+    if (qlist.length > QUARANTINE_LISTED) qlist.shift();
+  }
+  const charts = chartsOf(records.map((r) => r.entry), episodes, fromMs, nowMs);
+  const meta = {
+    generated: new Date(nowMs).toISOString(),
+    version: options.version ?? null,
+    file: reader.main,
+    segments: listSegments(reader.main).map((s) => s.path),
+    quarantine_file: q.file,
+    window: { since, from: fromMs === null ? null : new Date(fromMs).toISOString() },
+    filter: { repo: repos, git_dir: f.gitDir ?? null, session: sessions },
+    total: records.length,
+    shown: 0,
+    left_out: 0,
+    left_out_until: null,
+    max_bytes: maxBytes,
+    damaged: reader.damage.length + q.damage.length,
+    quarantined,
+  };
+  const rest = {
+    episodes: episodes.map((ep) => ({ ...ep })),
+    charts,
+    quarantine: qlist.reverse(),
+  };
+  // The cap: the newest entries that fit beside everything else; the page states where it cut.
+  const fixed = Buffer.byteLength(scriptSafeJson(JSON.stringify({ meta, ...rest, entries: [] })), "utf8") + 200;
+  let budget = maxBytes - (options.reserve ?? 0) - fixed;
+  const links = correctionsOf(records);
+  const kept = [];
+  for (let i = records.length - 1; i >= 0; i--) {
+    const x = present(records[i], i);
+    const ep = x.eid ? byEid.get(x.eid) : undefined;
+    if (ep) x.episode = ep.id;
+    Object.assign(x, links.get(i));
+    const size = Buffer.byteLength(scriptSafeJson(JSON.stringify(x)), "utf8") + 1;
+    if (size > budget) {
+      meta.left_out = i + 1;
+      meta.left_out_until = str(records[i].entry.ts);
+      break;
+    }
+    budget -= size;
+    kept.push(x);
+  }
+  meta.shown = kept.length;
+  return { meta, entries: displayOrder(kept), ...rest };
+}
