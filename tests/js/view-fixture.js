@@ -77,3 +77,21 @@ export function writeFixture(dir, entries = fixtureEntries()) {
   fs.writeFileSync(path.join(dir, "r.quarantine.jsonl"), q.map((x) => JSON.stringify(x)).join("\n") + "\n");
   return file;
 }
+
+/** Runs `record view` in process on NOW's clock; returns { code, stdout, stderr, html, data } (html and data
+ *  of the page written to `out`, when there is one). */
+export async function makePage(args, { out, cwd = "/", env = { HOME: "/nonexistent-home" } } = {}) {
+  const { view } = await import("../../plugin/cli/view.js");
+  const so = [];
+  const se = [];
+  const io = { stdout: { write: (s) => so.push(s) }, stderr: { write: (s) => se.push(s) }, env, cwd, now: () => NOW };
+  const code = await view([...args, ...(out ? ["-o", out] : [])], io);
+  const html = out && fs.existsSync(out) ? fs.readFileSync(out, "utf8") : null;
+  return { code, stdout: so.join(""), stderr: se.join(""), html, data: html ? pageData(html) : null };
+}
+
+/** The JSON a page embeds, parsed. */
+export function pageData(html) {
+  const m = /<script type="application\/json" id="data">([^]*?)<\/script>/.exec(html);
+  return m ? JSON.parse(m[1]) : null;
+}
