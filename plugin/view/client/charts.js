@@ -18,7 +18,7 @@ function stacked(series) {
   let run = series[0].values.map(() => 0);
   series.forEach((s, k) => {
     run = run.map((x, i) => x + (s.values[i] ?? 0));
-    totals.push({ name: s.name, values: run, own: s.values, k });
+    totals.push({ name: s.name, values: run.map((x) => (x === 0 ? null : x)), own: s.values, k });
   });
   return totals.reverse();
 }
