@@ -242,11 +242,19 @@ export function viewData(options = {}) {
     }
     return true;
   };
-  const common = { file: options.file, env: options.env, cwd: options.cwd, now, filter: keep };
-  const reader = new RecordingsReader(common);
+  // A quarantined line may lack the stamps the filters look at: it is left out only for a stamp it has.
+  const keepQuarantined = (e) => {
+    if (repos.length && (e.repo !== undefined || e.origin !== undefined || e.git_dir !== undefined) && !(repos.includes(e.repo) || repos.includes(e.origin) || repos.includes(e.git_dir))) return false;
+    if (f.gitDir && e.git_dir !== undefined && e.git_dir !== f.gitDir) return false;
+    if (sessions.length && e.session !== undefined && !sessions.includes(e.session)) return false;
+    if (fromMs !== null && typeof e.ts === "string" && Date.parse(e.ts) < fromMs) return false;
+    return true;
+  };
+  const common = { file: options.file, env: options.env, cwd: options.cwd, now };
+  const reader = new RecordingsReader({ ...common, filter: keep });
   const records = [...reader.records()];
   const { episodes, byEid } = foldEpisodes(records.map((r) => r.entry));
-  const q = new RecordingsReader({ ...common, quarantine: true });
+  const q = new RecordingsReader({ ...common, quarantine: true, filter: keepQuarantined });
   let quarantined = 0;
   const qlist = [];
   for (const r of q.records()) {

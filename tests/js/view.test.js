@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { tmpdir } from "./helpers.js";
 import { FP, FP2, HOSTILE, NOW, eid, fixtureEntries, makePage, writeFixture } from "./view-fixture.js";
@@ -206,4 +207,25 @@ test("without -o the page goes beside the recordings file, readable by its owner
   const out = path.join(dir, "r.view.html");
   assert.equal(r.stdout.split("\n")[0], out);
   assert.equal(fs.statSync(out).mode & 0o777, 0o600);
+});
+
+test("by default the page shows the working directory's repository; quarantined lines without stamps count", async () => {
+  const dir = tmpdir("view-repo-");
+  const repo = path.join(dir, "widgets");
+  fs.mkdirSync(repo);
+  const git = spawnSync("git", ["init", "-q", repo]);
+  assert.equal(git.status, 0, String(git.stderr));
+  const gitDir = fs.realpathSync(path.join(repo, ".git"));
+  const entries = fixtureEntries().map((e) => (e.repo === "widgets" ? { ...e, git_dir: gitDir } : e));
+  const file = writeFixture(dir, entries);
+  const out = path.join(dir, "v.html");
+  const here = await makePage(["--file", file], { out, cwd: repo });
+  assert.equal(here.code, 0);
+  assert.equal(here.data.meta.filter.git_dir, gitDir);
+  assert.deepEqual([...new Set(here.data.entries.map((e) => e.repo))], ["widgets"]);
+  assert.equal(here.data.meta.total, 8);
+  assert.equal(here.data.meta.quarantined, 2);
+  assert.match(here.stderr, new RegExp(`^record view: 8 of 8 entries of the repository at ${gitDir} \\(--all for every one\\); 2 quarantined\\n$`));
+  const all = await makePage(["--file", file, "--all"], { out, cwd: repo });
+  assert.equal(all.data.meta.total, 13);
 });
