@@ -39,13 +39,28 @@ const isText = (v) => typeof v === "string" && v.trim() !== "";
 
 /** Whitespace runs as one space, cut to `max` characters with an ellipsis. */
 export function oneLine(s, max) {
-  const t = String(s).replace(/\s+/g, " ").trim();
+  const text = String(s);
+  // A long text is collapsed from a prefix that is long enough: the same result without scanning all of it.
+  const prefix = text.length > 2 * max + 64 ? collapse(text.slice(0, 2 * max + 64)) : null;
+  const t = prefix !== null && prefix.length > max ? prefix : collapse(text);
   return t.length > max ? t.slice(0, max - 1).trimEnd() + "…" : t;
+}
+
+function collapse(s) {
+  return s.replace(/\s+/g, " ").trim();
 }
 
 /** The first non-blank line, trimmed and cut to `max` characters with an ellipsis. */
 export function firstLine(s, max = GIST_CHARS) {
-  const t = String(s).split("\n").map((l) => l.trim()).find(Boolean) ?? "";
+  const text = String(s);
+  let t = "";
+  for (let at = 0; at <= text.length; ) {
+    let nl = text.indexOf("\n", at);
+    if (nl < 0) nl = text.length;
+    t = text.slice(at, nl).trim();
+    if (t) break;
+    at = nl + 1;
+  }
   return t.length > max ? t.slice(0, max - 1).trimEnd() + "…" : t;
 }
 

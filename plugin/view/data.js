@@ -2,19 +2,16 @@
 // presented by read/present.js), the failure episodes, the chart series and the header's facts. Nothing here
 // writes HTML; page.js embeds the result.
 
-import { columnsOf, contentStrings } from "../columns.js";
+import { contentStrings } from "../columns.js";
 import { listSegments } from "../paths.js";
-import { rawMembers } from "../read/members.js";
-import { gistOf, labelOf, leadMembers, stampsLine, titleOf } from "../read/present.js";
 import { parseTime } from "../read/filter.js";
 import { RecordingsReader } from "../read/reader.js";
 import { mentionedEids } from "../recall/row.js";
+import { columnsView, membersOf, presentView } from "./entry-view.js";
 import { foldEpisodes } from "./episodes.js";
 
 export const DEFAULT_WINDOW = "30d";
 export const DEFAULT_MAX_BYTES = 5_000_000;
-/** A member longer than this is embedded cut (the page says how long it was and how to see all of it). */
-export const FIELD_CHARS = 16 * 1024;
 /** An entry's stored line is embedded up to this many characters. */
 export const LINE_CHARS = 64 * 1024;
 /** Quarantined lines are counted; the newest of them are listed, each cut to a preview. */
@@ -30,23 +27,6 @@ function cut(text, max) {
   return text.length > max ? { text: text.slice(0, max), cut: true } : { text, cut: false };
 }
 
-/** One member as shown: [key, text, json, bytes, cut] — strings as their text, anything else as its JSON as
- *  written; `bytes` is the UTF-8 size of the whole value. */
-function memberOf([key, raw]) {
-  let text = raw;
-  let json = true;
-  if (raw.startsWith('"')) {
-    try {
-      text = JSON.parse(raw);
-      json = false;
-    } catch {
-      // shown as written
-    }
-  }
-  const c = cut(text, FIELD_CHARS);
-  return [key, c.text, json ? 1 : 0, Buffer.byteLength(text, "utf8"), c.cut ? 1 : 0];
-}
-
 function sentimentOf(v) {
   if (v === undefined || v === null) return null;
   const nums = {};
@@ -54,34 +34,13 @@ function sentimentOf(v) {
   return nums;
 }
 
-/** One entry as the page embeds it. */
+/** One entry as the page embeds it: what it is grouped and filtered by, and its stored line, which the page's
+ *  script presents with entry-view.js when it shows it. A line too long to embed whole is cut, and its
+ *  presentation and members are made here from the whole line. */
 function present(r, n) {
-  const e = r.entry;
-  const cols = columnsOf(e);
   const line = cut(r.text, LINE_CHARS);
-  const out = {
-    n,
-    eid: str(e.eid),
-    ts: cols.ts,
-    day: cols.ts && /^\d{4}-\d\d-\d\d/.test(cols.ts) ? cols.ts.slice(0, 10) : "",
-    repo: cols.repo,
-    session: cols.session,
-    capture: cols.capture,
-    trigger: cols.trigger,
-    kind: cols.kind,
-    model: cols.model,
-    agent: cols.agent,
-    sentiment: e.sentiment !== undefined ? 1 : 0,
-    label: labelOf(e),
-    title: titleOf(e),
-    gist: gistOf(e),
-    stamps: stampsLine(e),
-    members: leadMembers(rawMembers(r.text)).map(memberOf),
-    line: line.text,
-    line_bytes: r.length - 1,
-    line_cut: line.cut ? 1 : 0,
-  };
-  if (str(e.fp)) out.fp = e.fp;
+  const out = { n, ...columnsView(r.entry), line: line.text, line_bytes: r.length - 1 };
+  if (line.cut) Object.assign(out, { line_cut: 1, ...presentView(r.entry), members: membersOf(r.text) });
   return out;
 }
 
@@ -186,17 +145,15 @@ function chartsOf(entries, episodes, fromMs, nowMs) {
 }
 
 /** Display order: days newest first; within a day by repository, then sessions latest first, each session's
- *  entries in append order. */
+ *  entries in append order. `list` holds { x, v } (the embedded entry and its view). */
 function displayOrder(list) {
-  const sessionLast = new Map();
-  for (const x of list) {
-    const k = `${x.day}\u0000${x.repo ?? ""}\u0000${x.session ?? ""}`;
-    if (!sessionLast.has(k) || sessionLast.get(k) < x.n) sessionLast.set(k, x.n);
-  }
-  const key = (x) => sessionLast.get(`${x.day}\u0000${x.repo ?? ""}\u0000${x.session ?? ""}`);
-  return list.sort((a, b) =>
-    a.day !== b.day ? (a.day < b.day ? 1 : -1) : (a.repo ?? "") !== (b.repo ?? "") ? ((a.repo ?? "") < (b.repo ?? "") ? -1 : 1) : key(a) !== key(b) ? key(b) - key(a) : a.n - b.n,
-  );
+  const group = ({ v }) => `${v.day}\u0000${v.repo ?? ""}\u0000${v.session ?? ""}`;
+  const last = new Map();
+  for (const it of list) last.set(group(it), Math.max(last.get(group(it)) ?? -1, it.x.n));
+  const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+  return list
+    .sort((a, b) => cmp(b.v.day, a.v.day) || cmp(a.v.repo ?? "", b.v.repo ?? "") || last.get(group(b)) - last.get(group(a)) || a.x.n - b.x.n)
+    .map((it) => it.x);
 }
 
 /** Corrections: an entry that names an earlier entry's eid corrects (or extends) it; both carry the link.
@@ -291,7 +248,7 @@ export function viewData(options = {}) {
   const kept = [];
   for (let i = records.length - 1; i >= 0; i--) {
     const x = present(records[i], i);
-    const ep = x.eid ? byEid.get(x.eid) : undefined;
+    const ep = typeof records[i].entry.eid === "string" ? byEid.get(records[i].entry.eid) : undefined;
     if (ep) x.episode = ep.id;
     Object.assign(x, links.get(i));
     const size = Buffer.byteLength(scriptSafeJson(JSON.stringify(x)), "utf8") + 1;
@@ -301,7 +258,7 @@ export function viewData(options = {}) {
       break;
     }
     budget -= size;
-    kept.push(x);
+    kept.push({ x, v: { day: x.day ?? "", repo: x.repo ?? null, session: x.session ?? null } });
   }
   meta.shown = kept.length;
   return { meta, entries: displayOrder(kept), ...rest };

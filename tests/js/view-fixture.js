@@ -67,7 +67,8 @@ export function fixtureEntries() {
 export function writeFixture(dir, entries = fixtureEntries()) {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, "r.jsonl");
-  const lines = entries.map((e) => JSON.stringify(e));
+  // Numbers as an agent may write them (JSON.stringify would print 1 and 2.5).
+  const lines = entries.map((e) => JSON.stringify(e).replace('"numbers":[1,2.5]', '"numbers":[1.0, 2.50]'));
   lines.splice(3, 0, '{"torn": "not json');
   fs.writeFileSync(file, lines.join("\n") + "\n");
   const q = [
@@ -87,11 +88,17 @@ export async function makePage(args, { out, cwd = "/", env = { HOME: "/nonexiste
   const io = { stdout: { write: (s) => so.push(s) }, stderr: { write: (s) => se.push(s) }, env, cwd, now: () => NOW };
   const code = await view([...args, ...(out ? ["-o", out] : [])], io);
   const html = out && fs.existsSync(out) ? fs.readFileSync(out, "utf8") : null;
-  return { code, stdout: so.join(""), stderr: se.join(""), html, data: html ? pageData(html) : null };
+  return { code, stdout: so.join(""), stderr: se.join(""), html, data: html ? await pageData(html) : null };
 }
 
-/** The JSON a page embeds, parsed. */
-export function pageData(html) {
+/** The JSON a page embeds, parsed, with its entries presented as the page's script presents them; `embedded`
+ *  is each entry as it was embedded. */
+export async function pageData(html) {
+  const { presented } = await import("../../plugin/view/entry-view.js");
   const m = /<script type="application\/json" id="data">([^]*?)<\/script>/.exec(html);
-  return m ? JSON.parse(m[1]) : null;
+  if (!m) return null;
+  const data = JSON.parse(m[1]);
+  data.embedded = JSON.parse(m[1]).entries;
+  data.entries.forEach(presented);
+  return data;
 }

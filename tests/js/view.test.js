@@ -10,7 +10,8 @@ import { tmpdir } from "./helpers.js";
 import { FP, FP2, HOSTILE, NOW, eid, fixtureEntries, makePage, writeFixture } from "./view-fixture.js";
 import { entryMarkdown } from "../../plugin/read/index.js";
 import { titleOf } from "../../plugin/read/present.js";
-import { FIELD_CHARS, LINE_CHARS } from "../../plugin/view/data.js";
+import { LINE_CHARS } from "../../plugin/view/data.js";
+import { FIELD_CHARS, membersOfEmbedded } from "../../plugin/view/entry-view.js";
 import { loadAssets, pageHtml } from "../../plugin/view/page.js";
 
 const pkg = JSON.parse(fs.readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
@@ -54,14 +55,16 @@ test("titles, labels and gists come from read/present.js: the page's title is re
   assert.equal(lie.title, titleOf(fixtureEntries()[1]));
   assert.equal(lie.label, "tool lied");
   assert.equal(lie.kind, "tool lied");
-  assert.deepEqual(lie.members.map((x) => x[0]), ["category", "finding", "sentiment"]);
-  assert.deepEqual(lie.members[2], ["sentiment", '{"irritation":0.7}', 1, 18, 0]);
+  assert.deepEqual(membersOfEmbedded(lie).map((x) => x[0]), ["category", "finding", "sentiment"]);
+  assert.deepEqual(membersOfEmbedded(lie)[2], ["sentiment", '{"irritation":0.7}', 1, 18, 0]);
+  // A line kept whole is embedded with its facet columns but no title: the page presents it with the same code.
+  assert.deepEqual(Object.keys(data.embedded.find((e) => e.eid === eid(8))), ["n", "eid", "ts", "day", "repo", "session", "capture", "model", "agent", "line", "line_bytes", "corrects"]);
   const gate = data.entries.find((e) => e.eid === eid(3));
   assert.equal(gate.gist, "cargo test (exit 101): error[E0308]: mismatched types");
   assert.equal(gate.label, "gate.failed");
   assert.match(gate.stamps, /^2026-11-27T12:05:00.000Z · widgets · branch main · head 4b825dc642cb · \/home\/u\/src\/widgets · capture auto · trigger gate.failed · session ses_a/);
   // A number stays as written (2.50, 1.0), not as JSON.parse would print it.
-  assert.deepEqual(data.entries.find((e) => e.eid === eid(14)).members.find((x) => x[0] === "numbers"), ["numbers", "[1,2.5]", 1, 7, 0]);
+  assert.deepEqual(membersOfEmbedded(data.entries.find((e) => e.eid === eid(14))).find((x) => x[0] === "numbers"), ["numbers", "[1.0, 2.50]", 1, 11, 0]);
 });
 
 test("failures fold into episodes by fingerprint: count, runs, heads, the green gate, the lesson, the regression", async () => {
@@ -108,7 +111,7 @@ test("hostile text stays inside the JSON element: no '<', U+2028 or U+2029 there
   assert.equal(html.split("<").length, pageHtml(assets, "").split("<").length);
   assert.equal(html.split("<script").length - 1, 2);
   const hostile = data.entries.find((e) => e.eid === eid(12));
-  const value = (k) => hostile.members.find((x) => x[0] === k)[1];
+  const value = (k) => membersOfEmbedded(hostile).find((x) => x[0] === k)[1];
   assert.equal(hostile.title, titleOf({ kind: "hostile", finding: HOSTILE.script }));
   assert.equal(value("finding"), HOSTILE.script);
   assert.equal(value("note"), HOSTILE.img);
@@ -130,8 +133,8 @@ test("the page allows only its own script and style, by hash, and nothing from a
   assert.equal(dirs["style-src"], hash(style));
   for (const d of ["img-src", "font-src", "connect-src", "base-uri", "form-action", "object-src"]) assert.equal(dirs[d], "'none'", d);
   assert.equal(/unsafe-|https?:|data:|blob:/.test(csp), false);
-  // No URL the browser would fetch anywhere in the template.
-  assert.equal(/\b(?:src|href)\s*=/.test(pageHtml(loadAssets(), "")), false);
+  // No URL the browser would fetch anywhere in the page's markup.
+  assert.equal(/\b(?:src|href)\s*=/.test(pageHtml({ script: "", style: "" }, "")), false);
   assert.ok(html.indexOf("Content-Security-Policy") < html.indexOf("<style>"));
 });
 

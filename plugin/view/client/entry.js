@@ -1,11 +1,14 @@
 // One entry of the timeline: its label, title and stamps line, its gist, its episode and corrections, its
 // members (long ones folded with their size) and its stored line with the eid and `record show EID`.
 
+import { membersOfEmbedded, presented } from "../entry-view.js";
 import { bytes, el, marked } from "./dom.js";
 
 /** Members folded even when short: what a subagent was asked and answered, and captured output. */
 const FOLDED = new Set(["prompt", "result", "output_tail", "output", "args", "error", "transcript"]);
 const LONG_CHARS = 280;
+/** Captures styled by name (a class is never made from any other recorded text). */
+const CAPTURES = new Set(["cli", "agent", "auto", "mcp"]);
 const LONG_LINES = 4;
 
 function isLong(key, text) {
@@ -23,7 +26,7 @@ function ref(ctx, eid, how) {
   const target = ctx.byEid.get(eid);
   const a = el("button", { type: "button", className: "ref" }, eid);
   a.addEventListener("click", () => ctx.jump(eid));
-  return el("div", { className: `related ${how.replace(/\s/g, "-")}` }, `${how} `, a, target ? el("span", { className: "gist" }, ` ${target.title}`) : " (not on this page)");
+  return el("div", { className: `related ${how.replace(/\s/g, "-")}` }, `${how} `, a, target ? el("span", { className: "gist" }, ` ${presented(target).title}`) : " (not on this page)");
 }
 
 function copyButton(text) {
@@ -48,9 +51,10 @@ function selectText(node) {
 }
 
 /** The element for entry `e`. ctx: { terms, byEid, episodes (id → episode), jump(eid), showEpisode(id) }. */
-export function entryNode(e, i, ctx) {
+export function entryNode(e0, i, ctx) {
   const { terms } = ctx;
-  const head = el("div", { className: "head" }, el("span", { className: `label cap-${e.capture ?? "none"}` }, e.label), el("span", { className: "title" }, marked(e.title, terms)));
+  const e = presented(e0);
+  const head = el("div", { className: "head" }, el("span", { className: `label cap-${CAPTURES.has(e.capture) ? e.capture : "other"}` }, e.label), el("span", { className: "title" }, marked(e.title, terms)));
   const node = el("article", { className: "entry", tabIndex: -1, data: { i: String(i) } }, head, el("div", { className: "stamps" }, marked(e.stamps, terms)));
   if (e.gist && e.gist !== "(no text)") node.append(el("p", { className: "gist" }, marked(e.gist, terms)));
   const ep = e.episode ? ctx.episodes.get(e.episode) : null;
@@ -61,10 +65,10 @@ export function entryNode(e, i, ctx) {
   }
   for (const c of e.corrects ?? []) node.append(ref(ctx, c, "corrects"));
   for (const c of e.corrected_by ?? []) node.append(ref(ctx, c, "corrected by"));
-  const members = el("details", { className: "members" }, el("summary", null, `${e.members.length} member${e.members.length === 1 ? "" : "s"}`));
+  const members = el("details", { className: "members" }, el("summary", null, "members"));
   members.addEventListener("toggle", () => {
-    if (members.open && members.children.length === 1) for (const m of e.members) members.append(memberNode(e, m, terms));
-  }, { once: false });
+    if (members.open && members.children.length === 1) for (const m of membersOfEmbedded(e)) members.append(memberNode(e, m, terms));
+  });
   const show = `record show ${e.eid ?? ""}`.trim();
   const line = el("details", { className: "line" }, el("summary", null, `stored line · ${bytes(e.line_bytes)}${e.eid ? ` · eid ${e.eid}` : ""}`));
   line.addEventListener("toggle", () => {

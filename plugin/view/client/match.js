@@ -21,10 +21,12 @@ export function facetValue(e, field) {
   return typeof v === "string" && v !== "" ? v : NONE;
 }
 
-/** The text a query searches in an entry, lower-cased once. */
+/** The text a query searches in an entry, lower-cased once: its stored line, which holds every member (keys
+ *  and stamps too, and so all its title, gist and stamps are made of); for a line embedded cut, also the
+ *  members made from the whole line. */
 export function haystackOf(e) {
-  const parts = [e.eid ?? "", e.label, e.title, e.gist, e.stamps, e.fp ?? ""];
-  for (const m of e.members) parts.push(m[0], m[1]);
+  const parts = [e.line];
+  if (e.line_cut) for (const m of e.members) parts.push(m[0], m[1]);
   return parts.join("\n").toLowerCase();
 }
 
@@ -34,7 +36,8 @@ export function termsOf(query) {
 }
 
 /**
- * The entries the state shows and the facets' counts. `hay` are the entries' haystacks, `selected` maps a
+ * The entries the state shows and the facets' counts. `hay` are the entries' haystacks (needed only with a
+ * query), `selected` maps a
  * field to the Set of its chosen values (any of them matches; different fields must all match). A facet
  * value's count is how many entries would show with that value chosen instead: the query and every other
  * facet applied, its own left out. Returns { shown: [index], counts: { field: Map(value → count) } }.
@@ -47,7 +50,7 @@ export function applyState(entries, hay, query, selected) {
   const shown = [];
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
-    const h = hay[i];
+    const h = terms.length ? hay[i] : "";
     let ok = true;
     for (const t of terms) {
       if (!h.includes(t)) {
