@@ -57,7 +57,15 @@ export interface CoreOutcome {
    *  secret is split between two lines: the caller passes them again, first, in the next piece's bytes (plugin/core.js
    *  does). Absent when 0 (and always for the last piece). */
   held?: number;
+  /** The failure fingerprint stamped on an automatic `gate.failed` / `tool.failed` line (`g1_` + 16 hex), else
+   *  absent. */
+  fp?: string;
 }
+
+/** A stored line's failure fingerprint and the lines that say why it failed (what the core stamps as `fp` and
+ *  `failure`), for lines written before it did; undefined for any other line. plugin/core.js `fingerprintOf`
+ *  wraps it (null instead of undefined, and when the core cannot run). */
+export function fingerprint(line: string): { fp: string; failure: string[] } | undefined;
 
 export class Recorder {
   /** Compiles the options (redaction rules). Bad options never throw: they are reported in `warnings`. */

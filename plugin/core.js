@@ -61,6 +61,18 @@ export function coreLoadError() {
   return loadError ? String(loadError && loadError.message ? loadError.message : loadError) : null;
 }
 
+/** The failure fingerprint of a stored line (crate/src/fingerprint/): { fp, failure } for an automatic failure
+ *  written before the core stamped one, else null — also when the core cannot run (never throws). */
+export function fingerprintOf(line) {
+  if (typeof line !== "string" || !loadCore()) return null;
+  try {
+    return gen.fingerprint(line) ?? null;
+  } catch {
+    resetCore();
+    return null;
+  }
+}
+
 /** Resets the wasm instance (all Recorders are rebuilt lazily). Returns false if that failed. */
 export function resetCore() {
   if (!gen) return false;

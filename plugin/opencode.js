@@ -2,7 +2,7 @@
 //
 // Enable it with `"plugin": ["<path or package>"]` or the tuple form
 // `["<spec>", { file, maxBytes, redact, auto: { subagent, gate, tool, error, compacted, gatePatterns }, export,
-// recall, hints, instructions }]`. The agent gets instructions/recordings.md in its system prompt unless
+// recall, hints, nudges, nudgeAfter, instructions }]`. The agent gets instructions/recordings.md in its system prompt unless
 // `instructions` is false or opencode's own `instructions` list already put the file there (then it appears once).
 // Every export of this module must be a plugin: opencode 1.18 calls each export and logs
 // "Plugin export is not a function" for anything else, so helpers live elsewhere.
@@ -13,6 +13,7 @@
 import { emit } from "./capture/record-tool.js";
 import { resolveOptions } from "./capture/options.js";
 import { createState } from "./capture/state.js";
+import { memoryStore } from "./capture/memory.js";
 import * as hooks from "./hosts/opencode.js";
 import { settingsOf } from "./settings.js";
 import { addInstructions, readInstructions } from "./hosts/instructions.js";
@@ -48,10 +49,8 @@ export const AiRecordingsPlugin = async (input, options) => {
     } catch {}
   };
 
-  const after = safe((i, o) => {
-    const entry = hooks.entryFromToolAfter(state, i, o, opts, Date.now());
-    if (entry) write(i.sessionID, entry);
-  });
+  const memory = memoryStore();
+  const after = safe((i, o) => hooks.handleToolAfter({ state, memory, opts, write, cwd }, i, o, Date.now()));
 
   return {
     tool: { record: hooks.recordTool(deps), ...(recall?.tool ? { recall: recall.tool } : {}) },

@@ -92,6 +92,14 @@ export function hintedPath(session, options = {}) {
   return path.join(state, "opencode-recordings", "hinted", name);
 }
 
+/** Hook mode's per-session memory (plugin/capture/memory.js fileStore): `$XDG_STATE_HOME/opencode-recordings/sessions`
+ *  (XDG_STATE_HOME defaulting to ~/.local/state). */
+export function sessionMemoryDir(options = {}) {
+  const env = envOf(options);
+  const state = env.XDG_STATE_HOME || path.join(env.HOME || os.homedir(), ".local", "state");
+  return path.join(state, "opencode-recordings", "sessions");
+}
+
 /** The rotation lock beside a recordings file. */
 export function lockPath(file) {
   return file + ".lock";

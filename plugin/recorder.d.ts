@@ -70,6 +70,8 @@ export interface RecordStatus {
   /** The file the line went to (or would have gone to, when skipped). */
   file: string;
   eid: string | null;
+  /** The failure fingerprint the core stamped on an automatic failure's line (see docs/schema.md). */
+  fp?: string;
   /** Why it was quarantined or skipped, in a few words with the OS error code (e.g. "EACCES: permission denied"). */
   reason?: string;
   warnings?: string[];

@@ -180,6 +180,7 @@ function writeOutcome(outcome, file, options, extraWarnings) {
     ? { status: toQuarantine ? "quarantined" : "recorded", code: toQuarantine ? (outcome.fallback ? "core-failed" : "quarantined") : "recorded", file: dest, eid: outcome.eid }
     : { status: "skipped", code: closedCode(w.code), file: dest, eid: null, reason: w.reason };
   if (w.ok && toQuarantine) status.reason = outcome.reason ?? "quarantined by the core";
+  if (w.ok && outcome.fp) status.fp = outcome.fp;
   if (warnings.length) status.warnings = warnings;
   return status;
 }

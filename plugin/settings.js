@@ -64,6 +64,8 @@ let lastSettings = null;
  *   recall                        false turns recall off (the tool, hints; `record recall` says it is off)
  *   hints                         false turns the hints added to failures off
  *   indexDir                      where recall indexes live (default under XDG_DATA_HOME)
+ *   nudges                        false: no line asking for the lesson when a gate turns green
+ *   nudgeAfter                    ask only after this many failures of the command (positive integer)
  */
 export function settingsOf(env) {
   // The writer asks once per append, nearly always of the one process snapshot: that answer is kept at hand.
@@ -91,6 +93,9 @@ export function settingsOf(env) {
   const maxRaw = str("AI_RECORDINGS_MAX_BYTES");
   const maxBytes = positiveInt(maxRaw);
   if (maxRaw !== undefined && maxBytes === undefined) problems.push(`AI_RECORDINGS_MAX_BYTES=${JSON.stringify(maxRaw)} is not a positive number of bytes: ignored`);
+  const nudgeRaw = str("AI_RECORDINGS_NUDGE_AFTER");
+  const nudgeAfter = positiveInt(nudgeRaw);
+  if (nudgeRaw !== undefined && nudgeAfter === undefined) problems.push(`AI_RECORDINGS_NUDGE_AFTER=${JSON.stringify(nudgeRaw)} is not a positive number of failures: ignored`);
   const out = {
     file: str("AI_RECORDINGS_FILE"),
     session: str("AI_RECORDINGS_SESSION"),
@@ -111,6 +116,8 @@ export function settingsOf(env) {
     recall: bool("AI_RECORDINGS_RECALL"),
     hints: bool("AI_RECORDINGS_HINTS"),
     indexDir: str("AI_RECORDINGS_INDEX_DIR"),
+    nudges: bool("AI_RECORDINGS_NUDGES"),
+    nudgeAfter,
     problems,
   };
   if (frozen) parsed.set(env, Object.freeze(out));

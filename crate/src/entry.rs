@@ -6,7 +6,8 @@
 //!
 //! Line layout (`line`): `ts` and `eid` first (so no two files start with the same bytes), then the caller's
 //! members in the caller's order and bytes, then what the core read out of text (`note`, `sentiment`,
-//! `raw`), then `capture` and the context stamps, then the redaction summary.
+//! `raw`), then `capture` and the context stamps, then the redaction summary, then, on an automatic failure,
+//! its fingerprint (`fp`, `failure`: read out of the line as stored, so readers derive the same).
 
 use crate::line::Line;
 use crate::outcome::{Outcome, Reason, Style, Target};
@@ -163,6 +164,7 @@ fn object_like(t: &str, trimmed: &str, now: f64, random: [u8; 8], ctx: &Stamps, 
             if let Some(eid) = eid {
                 out.eid = eid;
             }
+            crate::fingerprint::stamp(&mut out);
             return out;
         }
         Err(e) => e,

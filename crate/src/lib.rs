@@ -10,12 +10,14 @@
 //! - `line`: assembling a line; `quarantine`: lines for what cannot be kept in the main file; `oversized`: inputs
 //!   over the size bound, in pieces.
 //! - [`redact`]: secret redaction applied to every line.
+//! - [`fingerprint`]: which automatic failures are the same failure again (the `fp` stamp, also asked by readers).
 //! - `stamp`: timestamps and entry ids; `b64`: base64 for bytes that are not text; `bytes`: the byte kernels.
 //! - `wasm` (wasm32 only): the one boundary module, exports for JS.
 
 mod b64;
 mod bytes;
 mod entry;
+pub mod fingerprint;
 mod line;
 mod outcome;
 mod oversized;

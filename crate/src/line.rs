@@ -148,6 +148,6 @@ impl<'s> Line<'s> {
             self.out.push('}');
         }
         self.out.push('\n');
-        Outcome { line: self.out, target, eid: self.eid, style, reason, warnings, redactions, held: 0 }
+        Outcome { line: self.out, target, eid: self.eid, style, reason, warnings, redactions, held: 0, fp: None }
     }
 }

@@ -111,4 +111,6 @@ pub struct Outcome {
     /// For a piece of an oversized input: how many of the bytes given, at their end, the line does not hold; the
     /// caller gives them again, first, with the next piece's bytes. 0 otherwise.
     pub held: usize,
+    /// The failure fingerprint stamped on an automatic failure's line ([`crate::fingerprint`]), else None.
+    pub fp: Option<String>,
 }

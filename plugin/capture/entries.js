@@ -66,3 +66,18 @@ export function sessionErrorEntry(facts) {
 export function compactedEntry() {
   return { trigger: "session.compacted", note: "earlier context of this session was summarised away" };
 }
+
+/** `gate.passed`: a gate command exited 0 after failing earlier in the session. facts: { command, resolves (the
+ *  fingerprints of the failures it ends), failures (how many runs failed), first_eid, first_ts, minutes, call }. */
+export function gatePassedEntry(facts, extra) {
+  const entry = { trigger: "gate.passed" };
+  putBounded(entry, "command", facts.command, LIMITS.command);
+  entry.resolves = facts.resolves;
+  entry.failures = facts.failures;
+  if (facts.first_eid) entry.first_eid = facts.first_eid;
+  if (facts.first_ts) entry.first_ts = facts.first_ts;
+  if (typeof facts.minutes === "number") entry.minutes = facts.minutes;
+  if (typeof facts.workdir === "string") entry.workdir = facts.workdir;
+  if (facts.call) entry.call = facts.call;
+  return addExtra(entry, extra);
+}

@@ -1,6 +1,8 @@
 // The gate classifier: which shell commands are tests, builds, lints, type checks or format checks, whose
 // failure is worth an automatic entry.
 
+import { segments } from "./command.js";
+
 /**
  * Commands that are gates: tests, builds, lints, type checks, format checks. Each is a regular expression
  * matched at the start of one normalised segment of a command line (see `gateSegments`), so `npm test`,
@@ -55,44 +57,13 @@ export function compileGatePatterns(list, warnings = []) {
   return out;
 }
 
-// Wrappers stripped from the start of a segment before matching: env assignments, `sudo`, `time`, runners
-// that just exec their argument (npx, bunx, pnpm exec/dlx, yarn dlx, uv run, poetry run, python -m, ...).
-const WRAPPERS = [
-  /^[A-Za-z_][A-Za-z0-9_]*=("[^"]*"|'[^']*'|\S*)\s+/,
-  /^(sudo|time|nice|nohup|command|exec|builtin)\s+/,
-  /^env(\s+-\S+)*\s+/,
-  /^timeout(\s+-\S+)*\s+\S+\s+/,
-  /^(npx|bunx|pnpx)(\s+-\S+)*\s+/,
-  /^(pnpm|yarn|npm)\s+(exec|dlx|x)(\s+-\S+)*\s+/,
-  /^(uv|poetry|pipenv|pdm|hatch|rye)\s+run(\s+-\S+)*\s+/,
-  /^bundle\s+exec\s+/,
-  /^python[0-9.]*\s+-m\s+/,
-  /^\(\s*/,
-];
-
-/** Splits a command line into segments at `&&`, `||`, `;`, `|` and newlines, and normalises each: leading
- *  wrappers removed, a path on the program name reduced to its base name (`./gradlew`, `.venv/bin/pytest`).
- *  Quotes are not parsed: a separator inside quotes only makes an extra segment, which is harmless here. */
-export function gateSegments(command) {
-  if (typeof command !== "string") return [];
-  const out = [];
-  for (let seg of command.split(/&&|\|\||[;|\n]/)) {
-    seg = seg.trim();
-    for (let i = 0; i < 16; i++) {
-      const before = seg;
-      for (const w of WRAPPERS) seg = seg.replace(w, "");
-      if (seg === before) break;
-    }
-    seg = seg.replace(/^(\S*\/)([^\s/]+)/, "$2");
-    if (seg) out.push(seg);
-  }
-  return out;
-}
+/** The segments the patterns are matched against: plugin/capture/command.js (one rule for every caller). */
+export { segments as gateSegments };
 
 /** Whether any segment of `command` is a gate. `patterns` are compiled RegExps (resolveOptions does that). */
 export function isGate(command, patterns) {
   const list = patterns ?? DEFAULT_PATTERNS_COMPILED;
-  for (const seg of gateSegments(command)) {
+  for (const seg of segments(command)) {
     for (const re of list) if (re.test(seg)) return true;
   }
   return false;

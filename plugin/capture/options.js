@@ -1,7 +1,8 @@
 // The capture options every host shares: which automatic triggers run, the gate list, the target and redaction,
 // from the plugin's config tuple with the environment filling what it leaves out.
 
-import { settingsOf } from "../settings.js";
+import { positiveInt, settingsOf } from "../settings.js";
+import { NUDGE_AFTER } from "./green.js";
 import { DEFAULT_GATE_PATTERNS, compileGatePatterns } from "./gate.js";
 
 export const AUTO_TRIGGERS = ["subagent", "gate", "tool", "error", "compacted"];
@@ -11,7 +12,9 @@ export const AUTO_TRIGGERS = ["subagent", "gate", "tool", "error", "compacted"];
  * option is absent (plugin/settings.js reads it): AI_RECORDINGS_REDACT off turns redaction off;
  * AI_RECORDINGS_AUTO switches the automatic triggers (off, on, or a list of the ones to run);
  * AI_RECORDINGS_GATE_PATTERNS adds gate patterns. AI_RECORDINGS_FILE and _MAX_BYTES are the recorder's own.
- * `auto: false` in the config disables all triggers; `auto: {gate: false}` one of them.
+ * `auto: false` in the config disables all triggers; `auto: {gate: false}` one of them. `nudges` (boolean;
+ * AI_RECORDINGS_NUDGES) and `nudgeAfter` (AI_RECORDINGS_NUDGE_AFTER) shape the line asking for a lesson when a
+ * gate turns green.
  */
 export function resolveOptions(options, env = {}) {
   const o = options && typeof options === "object" ? options : {};
@@ -22,6 +25,12 @@ export function resolveOptions(options, env = {}) {
   if (Number.isFinite(Number(o.maxBytes)) && o.maxBytes !== null && o.maxBytes !== "") out.maxBytes = Number(o.maxBytes);
   if (o.redact !== undefined) out.redact = o.redact;
   else if (s.redact === false) out.redact = false;
+  // Red to green: the line asking for the lesson when a gate passes after failing (plugin/capture/green.js).
+  out.nudges = typeof o.nudges === "boolean" ? o.nudges : s.nudges !== false;
+  if (o.nudges !== undefined && typeof o.nudges !== "boolean") warnings.push(`option nudges=${JSON.stringify(o.nudges)} is not true or false: ignored`);
+  const after = positiveInt(o.nudgeAfter);
+  if (o.nudgeAfter !== undefined && after === undefined) warnings.push(`option nudgeAfter=${JSON.stringify(o.nudgeAfter)} is not a positive integer: ignored`);
+  out.nudgeAfter = after ?? s.nudgeAfter ?? NUDGE_AFTER;
 
   let auto = o.auto;
   if (auto === undefined && s.auto !== undefined) {

@@ -2,14 +2,14 @@
 // keys of entries already written (a host may report one event several times), tool start times and
 // permission replies. Bounded, so a long `opencode serve` does not grow without end.
 
+import { boundedSet as bounded } from "./memory.js";
+
 const MAX_SESSIONS = 512;
 const MAX_KEYS = 4096;
 
-/** Sets `key` as the newest member of `map`, dropping the oldest past `max`. */
+/** Sets `key` as the newest member of `map`, dropping the oldest past `max` (4096 unless given). */
 export function boundedSet(map, key, value, max = MAX_KEYS) {
-  if (map.has(key)) map.delete(key);
-  map.set(key, value);
-  if (map.size > max) map.delete(map.keys().next().value);
+  bounded(map, key, value, max);
 }
 
 export function createState() {

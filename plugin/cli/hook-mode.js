@@ -10,6 +10,10 @@
 //   subagent.completed  SubagentStop: the subagent's last message, and the brief it was given (description,
 //                       prompt, type) from the host's own files: Claude's `agent-<id>.meta.json` and the first
 //                       line of the subagent transcript; Codex's spawn_agent item in the parent transcript.
+//   gate.passed         a gate command exited 0 while an earlier failure of the same command in the session is
+//                       still open (kept in a file per session: plugin/capture/memory.js). Claude Code:
+//                       PostToolUse of Bash, with a line asking what fixed it as additionalContext after enough
+//                       failures. Codex: PostToolUse of Bash, exit 0 in the transcript; no line (see docs/hosts.md).
 //   tool.failed         a tool other than Bash failed (Claude: PostToolUseFailure; Codex: the transcript item's
 //                       status is "failed"), or a Bash call failed without running (no exit code: interrupted,
 //                       timed out, refused).
@@ -19,7 +23,8 @@
 //
 // Contract with the host: always exit 0, quickly, and print nothing on stdout (hosts act on hook output: a
 // Stop hook's `{"decision":"block"}` or exit 2 would force another turn) — except, for Claude Code's
-// PostToolUseFailure, the one documented JSON object carrying a recall hint as additionalContext. A payload that is not a hook event
+// PostToolUseFailure, the one documented JSON object carrying a recall hint as additionalContext, and for its
+// PostToolUse of a gate that turned green, the one carrying the line that asks what fixed it. A payload that is not a hook event
 // (not JSON, not an object, no hook_event_name, or a known event missing its fields) is passed to record()
 // byte for byte, so the core keeps it: broken JSON and non-UTF-8 go to quarantine, anything else is kept as
 // given — never lost. Set AI_RECORDINGS_DEBUG=1 to see what happened on stderr.
@@ -29,6 +34,9 @@
 
 import { fs, importSibling, isMainModule } from "../builtins.js";
 import { resolveOptions } from "../capture/options.js";
+import { commitPass, noteFailure } from "../capture/green.js";
+import { fileStore } from "../capture/memory.js";
+import { sessionMemoryDir } from "../paths.js";
 import { planHook } from "../hosts/hook-events.js";
 import { settingsOf } from "../settings.js";
 import { parseArgs } from "./args.js";
@@ -108,6 +116,8 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
     const raw = (stdin ? null : readStdinSync()) ?? (await readAll(stdin ?? process.stdin));
     const fileFlag = parseArgs(args, FLAGS, "lenient").values.file;
     const opts = resolveOptions(null, env);
+    // What failed earlier in the session: every hook is a new process, so it is kept in a file per session.
+    const memory = fileStore({ dir: sessionMemoryDir({ env }), now: now ?? Date.now });
     let plan;
     let payload;
     // No payload at all (a host or a person running the command with nothing on stdin): nothing to keep.
@@ -119,7 +129,7 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
       } catch {
         payload = undefined;
       }
-      plan = payload === undefined ? { kind: "raw", why: "not JSON" } : planHook(host, payload, { env, now: now?.() ?? Date.now(), opts });
+      plan = payload === undefined ? { kind: "raw", why: "not JSON" } : planHook(host, payload, { env, now: now?.() ?? Date.now(), opts, memory });
     }
     if (settingsOf(env).exportAfterSession) {
       const after = await importSibling("./export/after.js");
@@ -143,6 +153,15 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
       const o = { ...base };
       for (const [k, v] of Object.entries(plan.options)) if (v !== undefined) o[k] = v;
       status = rec(JSON.stringify(plan.entry), o);
+      const t = now?.() ?? Date.now();
+      if (plan.entry.trigger === "gate.failed") noteFailure(memory, o.session, { command: plan.entry.command, workdir: plan.entry.workdir, cwd: o.cwd, status, now: t });
+      if (plan.pass && status?.status === "recorded") {
+        commitPass(memory, o.session, plan.pass);
+        // Claude Code reads a PostToolUse hook's additionalContext: the line asking what fixed it.
+        if (host === "claude-code" && plan.pass.nudge) {
+          fs.writeSync(1, JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: plan.pass.nudge } }) + "\n");
+        }
+      }
       // Claude Code reads a PostToolUseFailure hook's additionalContext: a hint from recall, when one matches.
       if (host === "claude-code" && payload?.hook_event_name === "PostToolUseFailure") {
         const out = await (await import("../recall/hook.js")).claudeHint(payload, { env, file: base.file });

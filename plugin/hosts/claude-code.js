@@ -78,6 +78,8 @@ function isBriefCall(b, brief) {
  * PostToolUseFailure; the exit code exists only inside `error`).
  */
 export function claudeOutcome(event, payload, tool) {
+  // A successful Bash fires PostToolUse: exit 0, for the red-to-green check.
+  if (event === "PostToolUse") return tool === "Bash" ? { exit: 0, output: typeof payload.tool_response?.stdout === "string" ? payload.tool_response.stdout : "" } : null;
   if (event !== "PostToolUseFailure") return null;
   const parsed = tool === "Bash" ? parseClaudeBashError(payload.error) : null;
   return parsed ?? { error: payload.error ?? "failed", interrupted: payload.is_interrupt === true };

@@ -4,6 +4,7 @@
 
 import { gateEntry, subagentEntry, toolFailedEntry } from "../capture/entries.js";
 import { isGate } from "../capture/gate.js";
+import { planPass } from "../capture/green.js";
 import { resolveOptions } from "../capture/options.js";
 import { claudeBrief, claudeModel, claudeOutcome } from "./claude-code.js";
 import { codexBrief, codexOutcome } from "./codex.js";
@@ -34,10 +35,12 @@ const HOST = {
 /**
  * What one hook payload calls for: { kind: "entry", entry, options } (an automatic entry), { kind: "none" } (an
  * event that calls for nothing), or { kind: "raw", why } (not a hook event we can read: keep the bytes).
- * `options` are the record() stamps: session, cwd, model, agent. Each event is delivered once per call, so
- * nothing is deduplicated here.
+ * `options` are the record() stamps: session, cwd, model, agent. A passing gate with a failure still open in the
+ * session's `memory` (plugin/capture/memory.js) gives the `gate.passed` entry and `pass`, the red-to-green plan
+ * (plugin/capture/green.js) to commit once it is written. Each event is delivered once per call, so nothing is
+ * deduplicated here.
  */
-export function planHook(host, payload, { env = {}, now = Date.now(), opts } = {}) {
+export function planHook(host, payload, { env = {}, now = Date.now(), opts, memory } = {}) {
   const h = Object.hasOwn(HOST, host) ? HOST[host] : null;
   if (!h) return { kind: "raw", why: `unknown host ${JSON.stringify(host)}` };
   if (!payload || typeof payload !== "object" || Array.isArray(payload)) return { kind: "raw", why: "not a JSON object" };
@@ -94,7 +97,11 @@ export function planHook(host, payload, { env = {}, now = Date.now(), opts } = {
   if (!outcome) return { kind: "none" };
   const call = str(payload.tool_use_id);
   if (outcome.exit !== undefined) {
-    if (outcome.exit === 0 || !gate || opts.auto.gate === false) return { kind: "none" };
+    if (!gate || opts.auto.gate === false) return { kind: "none" };
+    if (outcome.exit === 0) {
+      const pass = planPass(memory, stamps.session, { command, workdir: str(input?.workdir), cwd: stamps.cwd, now, call, nudges: opts.nudges, nudgeAfter: opts.nudgeAfter });
+      return pass ? { ...plan(pass.entry), pass } : { kind: "none" };
+    }
     return plan(gateEntry({ command, exit: outcome.exit, output: outcome.output ?? "", workdir: str(input?.workdir), call }));
   }
   if (opts.auto.tool === false) return { kind: "none" };

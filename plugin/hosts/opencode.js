@@ -5,6 +5,7 @@
 import { asText } from "../capture/bound.js";
 import { compactedEntry, gateEntry, sessionErrorEntry, subagentEntry, toolFailedEntry } from "../capture/entries.js";
 import { isGate } from "../capture/gate.js";
+import { commitPass, noteFailure, planPass } from "../capture/green.js";
 import { ENTRY_ARG_DESCRIPTION, RECORD_TOOL_DESCRIPTION, callRecordTool, sessionRecordOptions } from "../capture/record-tool.js";
 import { boundedSet, firstTime, sessionInfo, sessionOf } from "../capture/state.js";
 
@@ -124,6 +125,48 @@ export function entryFromToolAfter(state, input, output, opts, now = Date.now())
     return gateEntry({ command, exit, output: outputText, workdir: input.args?.workdir, call: input.callID });
   }
   return null;
+}
+
+/**
+ * tool.execute.after of a bash gate that exited 0, in a session where the same command failed and is still open:
+ * the red-to-green plan ({ entry, nudge, event }, plugin/capture/green.js), else null. `memory` is the session
+ * memory; `cwd` stands for the workdir when the call names none, as it does when the failure is noted.
+ */
+export function passFromToolAfter(state, memory, input, output, opts, now = Date.now(), cwd) {
+  if (input?.tool !== "bash" || opts?.auto?.gate === false || output?.metadata?.exit !== 0) return null;
+  const command = input.args?.command;
+  if (typeof command !== "string" || !isGate(command, opts?.gatePatterns)) return null;
+  if (!firstTime(state, `${input.sessionID}\0${input.callID}\0gate.passed`)) return null;
+  return planPass(memory, input.sessionID, {
+    command,
+    workdir: input.args?.workdir,
+    cwd,
+    now,
+    call: input.callID,
+    nudges: opts?.nudges,
+    nudgeAfter: opts?.nudgeAfter,
+  });
+}
+
+/**
+ * One tool.execute.after, written: the automatic entry it calls for (entryFromToolAfter), a failed gate noted in
+ * the session memory, a green gate's `gate.passed` (passFromToolAfter). `write(session, entry)` records and
+ * returns record()'s status. Returns the line to add to what the model reads of the call, or "".
+ */
+export function handleToolAfter({ state, memory, opts, write, cwd }, input, output, now = Date.now()) {
+  const entry = entryFromToolAfter(state, input, output, opts, now);
+  if (entry) {
+    const status = write(input.sessionID, entry);
+    if (entry.trigger === "gate.failed") noteFailure(memory, input.sessionID, { command: entry.command, workdir: input.args?.workdir, cwd, status, now });
+    return "";
+  }
+  const pass = passFromToolAfter(state, memory, input, output, opts, now, cwd);
+  if (!pass) return "";
+  const status = write(input.sessionID, pass.entry);
+  if (status?.status !== "recorded") return "";
+  commitPass(memory, input.sessionID, pass);
+  if (pass.nudge && typeof output.output === "string") output.output = `${output.output}\n\n${pass.nudge}`;
+  return pass.nudge;
 }
 
 /**

@@ -8,3 +8,4 @@ export { DEFAULT_SETTLE_MS, DEFAULT_TAIL_GRACE_MS, RecordingsReader, findEntries
 export { listSessions } from "./sessions.js";
 export { rawMembers } from "./members.js";
 export { entriesMarkdown, entryMarkdown } from "./markdown.js";
+export { EPISODE_GAP_MS, episodeState, fingerprintOfEntry, foldEpisodes } from "./episodes.js";

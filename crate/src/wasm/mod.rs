@@ -166,10 +166,10 @@ impl Recorder {
 /// here cost more than parsing a small entry. `reason`, `reasonCode`, `warnings` and `held` cross only when present;
 /// the closed sets cross as their strings (`Style::as_str`, `Reason::code`).
 #[wasm_bindgen(inline_js = "
-export function outcome(line, quarantine, eid, style, redactions, reason, reasonCode, warnings, held) {
+export function outcome(line, quarantine, eid, style, redactions, reason, reasonCode, warnings, held, fp) {
   return { line, target: quarantine ? 'quarantine' : 'main', eid, style,
            reason: reason ?? undefined, reasonCode: reasonCode ?? undefined, warnings: warnings ?? [], redactions,
-           held: held || undefined };
+           held: held || undefined, fp: fp ?? undefined };
 }")]
 extern "C" {
     #[allow(clippy::too_many_arguments)] // the members of the outcome, one for one
@@ -183,6 +183,7 @@ extern "C" {
         reason_code: Option<&str>,
         warnings: Option<Vec<String>>,
         held: u32,
+        fp: Option<String>,
     ) -> JsValue;
 }
 
@@ -192,5 +193,18 @@ fn to_js(out: Outcome) -> JsValue {
     let reason = out.reason.as_ref().map(|r| r.to_string());
     let quarantine = out.target == Target::Quarantine;
     let (style, redactions, held) = (out.style.as_str(), out.redactions as u32, out.held as u32);
-    outcome(out.line, quarantine, out.eid, style, redactions, reason, code, warnings, held)
+    outcome(out.line, quarantine, out.eid, style, redactions, reason, code, warnings, held, out.fp)
+}
+
+/// The failure fingerprint of a stored line, for readers of lines written before the core stamped one:
+/// `{ fp, failure }`, or undefined when the line is not an automatic failure or carries its own `fp`.
+#[wasm_bindgen]
+pub fn fingerprint(line: &str) -> JsValue {
+    let Some(f) = crate::fingerprint::of_line(line) else { return JsValue::UNDEFINED };
+    let obj = Object::new();
+    let failure: Array = f.failure.iter().map(|l| JsValue::from_str(l)).collect();
+    // Setting a member of a fresh plain object cannot fail.
+    let _ = Reflect::set(&obj, &"fp".into(), &f.fp.into());
+    let _ = Reflect::set(&obj, &"failure".into(), &failure);
+    obj.into()
 }

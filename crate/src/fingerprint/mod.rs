@@ -1,0 +1,269 @@
+//! Failure fingerprints: which automatic failures are "the same failure again".
+//!
+//! An automatic `gate.failed` or `tool.failed` line is read back out of its stored, redacted members and reduced
+//! to a repository, a normalised command, an exit status and a failure signature (the output's failure lines,
+//! volatile values replaced by placeholders). Their hash, prefixed by the rule's version, is the `fp` member. The
+//! core stamps it when it writes such a line, and readers ask the same function about lines written before it
+//! existed, so both agree byte for byte. Changing what goes into the hash means a new [`VERSION`]: old lines keep
+//! the group they had.
+
+use crate::outcome::{Outcome, Target};
+use crate::parse::strict_json::{self, encode_string};
+use regex_lite::Regex;
+use std::sync::OnceLock;
+
+/// The rule's version, the prefix of every fingerprint it makes.
+pub const VERSION: &str = "g1";
+/// At most this many failure lines make the signature (the first ones: what broke first is what the fix is about).
+const SIGNATURE_LINES: usize = 5;
+/// Lines of the output's end used when no line looks like a failure.
+const TAIL_LINES: usize = 3;
+/// A signature line kept for readers is cut to this many characters.
+const LINE_CHARS: usize = 240;
+
+/// What a failure's fingerprint is made of, as stored in the line.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Facts {
+    /// git_dir, else origin, else pwd.
+    pub repo: String,
+    /// The command (gate.failed) or the tool's name (tool.failed).
+    pub command: String,
+    /// The exit status as its JSON token, or empty.
+    pub exit: String,
+    /// The output tail (gate.failed) or the error (tool.failed).
+    pub output: String,
+    /// The directory the command ran in: workdir, else pwd.
+    pub workdir: String,
+}
+
+/// A failure's fingerprint and the lines that say why it failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fingerprint {
+    /// `g1_` and 16 hex digits.
+    pub fp: String,
+    /// The failure lines as stored (trimmed and cut, not normalised): what readers show.
+    pub failure: Vec<String>,
+}
+
+impl Fingerprint {
+    /// The members to append to a line: `"fp":"…","failure":[…]`.
+    pub fn members(&self) -> String {
+        let mut out = String::with_capacity(64 + self.failure.iter().map(|l| l.len() + 3).sum::<usize>());
+        out.push_str("\"fp\":");
+        encode_string(&self.fp, &mut out);
+        out.push_str(",\"failure\":[");
+        for (i, l) in self.failure.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            encode_string(l, &mut out);
+        }
+        out.push(']');
+        out
+    }
+}
+
+/// Appends `fp` and `failure` to an automatic failure's line, read out of the line as it stands (redacted), and
+/// notes the fingerprint in the outcome. Other lines are left as they are.
+pub fn stamp(out: &mut Outcome) {
+    if out.target != Target::Main {
+        return;
+    }
+    if let Some(f) = of_line(&out.line) {
+        let end = out.line.trim_end().len() - 1; // the closing brace
+        out.line.truncate(end);
+        out.line.push(',');
+        out.line.push_str(&f.members());
+        out.line.push_str("}\n");
+        out.fp = Some(f.fp);
+    }
+}
+
+/// The fingerprint of a stored line, or None when the line is not an automatic failure (capture `auto`, trigger
+/// `gate.failed` or `tool.failed`) or already carries an `fp` member. Never fails on any input.
+pub fn of_line(line: &str) -> Option<Fingerprint> {
+    let line = line.trim();
+    // Cheap refusals first: this runs on every automatic line the core writes.
+    if !line.contains("\"auto\"") || !line.contains(".failed\"") {
+        return None;
+    }
+    let scanned = strict_json::scan(line).ok()?;
+    let members = scanned.members.as_deref()?;
+    let get = |name: &str| {
+        members
+            .iter()
+            .find(|m| strict_json::decode_string(scanned.key(m)).as_deref() == Some(name))
+            .map(|m| scanned.value(m))
+    };
+    let text = |name: &str| get(name).and_then(strict_json::decode_string).unwrap_or_default();
+    if get("fp").is_some() || text("capture") != "auto" {
+        return None;
+    }
+    let trigger = text("trigger");
+    let (command, output) = match trigger.as_str() {
+        "gate.failed" => (text("command"), text("output_tail")),
+        "tool.failed" => (text("tool"), text("error")),
+        _ => return None,
+    };
+    let repo = [text("git_dir"), text("origin"), text("pwd")].into_iter().find(|s| !s.is_empty()).unwrap_or_default();
+    let workdir = Some(text("workdir")).filter(|s| !s.is_empty()).unwrap_or_else(|| text("pwd"));
+    let exit = get("exit").map(str::to_owned).unwrap_or_default();
+    Some(of_facts(&Facts { repo, command, exit, output, workdir }))
+}
+
+/// The fingerprint of a failure's facts.
+pub fn of_facts(f: &Facts) -> Fingerprint {
+    let lines = signature(&f.output);
+    let mut h = Fnv::new();
+    h.field(&f.repo);
+    h.field(&command_key(&f.command, &f.workdir));
+    h.field(&f.exit);
+    for l in &lines {
+        h.field(&normalise(l, &f.workdir));
+    }
+    let failure = lines.iter().map(|l| cut(l.trim(), LINE_CHARS).to_owned()).collect();
+    Fingerprint { fp: format!("{VERSION}_{:016x}", h.0), failure }
+}
+
+/// The lines of `output` that say why it failed: lines with a failure marker (first [`SIGNATURE_LINES`], the same
+/// line after normalisation kept once), else its last non-empty lines.
+pub fn signature(output: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for line in output.lines() {
+        if out.len() == SIGNATURE_LINES {
+            break;
+        }
+        if !is_failure_line(line) {
+            continue;
+        }
+        let n = normalise(line, "");
+        if !seen.contains(&n) {
+            seen.push(n);
+            out.push(line.trim());
+        }
+    }
+    if out.is_empty() {
+        let last: Vec<&str> = output.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        out = last[last.len().saturating_sub(TAIL_LINES)..].to_vec();
+    }
+    out
+}
+
+/// Whether a line is one a test runner, compiler or linter prints for a failure.
+pub fn is_failure_line(line: &str) -> bool {
+    static MARKERS: OnceLock<Regex> = OnceLock::new();
+    let re = MARKERS.get_or_init(|| {
+        Regex::new(concat!(
+            r"^\s*(?:FAIL|FAILED|FAILURE|ERROR)\b", // jest, vitest, go, pytest's summary, generic
+            r"|^\s*--- FAIL:",                      // go test
+            r"|^\s*not ok \d+",                     // TAP, node:test
+            r"|\berror(?:\[E\d+\])?:",              // rustc, gcc, cargo, many CLIs
+            r"|\berror TS\d+:",                     // tsc
+            r"|^\s*\d+:\d+\s+error\s",              // eslint
+            r"|panicked at",                        // Rust
+            r"|\bAssertionError\b|\bassert(?:ion)?\b.*\bfailed\b",
+            r"|^Traceback \(most recent call last\)", // Python
+            r"|^E\s{2,}\S",                           // pytest's explanation lines
+            r"|^\s*[✗✘×●]\s",                         // vitest, jest, mocha-like reporters
+            r"|^\s*\w*(?:Error|Exception):\s",        // TypeError: ..., java.lang.IllegalStateException: ...
+            r"|^\s*test \S+ \.\.\. FAILED$",          // cargo test
+        ))
+        .expect("the failure markers compile")
+    });
+    re.is_match(line)
+}
+
+/// A command line as "the same command": whitespace collapsed, leading `VAR=value` assignments and
+/// `time`/`timeout N`/`env` wrappers removed, the working directory and home prefixes and temporary paths
+/// replaced. The JS edge's command identity (`plugin/capture/command.js`) follows the same rule; a shared table
+/// of cases (`tests/fixtures/commands.json`) holds both to it.
+pub fn command_key(command: &str, workdir: &str) -> String {
+    static WRAPPERS: OnceLock<Regex> = OnceLock::new();
+    let wrappers = WRAPPERS.get_or_init(|| {
+        Regex::new(r#"^(?:[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+|(?:time|env|nice|nohup|command)\s+|timeout(?:\s+-\S+)*\s+\S+\s+)"#)
+            .expect("the wrapper pattern compiles")
+    });
+    let mut s = command.split_whitespace().collect::<Vec<_>>().join(" ");
+    loop {
+        let stripped = wrappers.replace(&s, "").into_owned();
+        if stripped == s {
+            break;
+        }
+        s = stripped;
+    }
+    paths(&s, workdir)
+}
+
+/// The working directory, home directories and temporary paths replaced: the parts of a path that differ between
+/// checkouts, machines and runs.
+fn paths(s: &str, workdir: &str) -> String {
+    static HOME: OnceLock<Regex> = OnceLock::new();
+    static TEMP: OnceLock<Regex> = OnceLock::new();
+    let mut s = s.to_owned();
+    let wd = workdir.trim_end_matches('/');
+    if wd.len() > 1 && s.contains(wd) {
+        s = s.replace(wd, "<repo>");
+    }
+    let temp = TEMP.get_or_init(|| {
+        Regex::new(r"(?:/private)?(?:/tmp|/var/tmp|/var/folders|/dev/shm)(?:/[^\s:'\x22)\]]*)?").expect("temp paths")
+    });
+    let s = temp.replace_all(&s, "<tmp>");
+    let home = HOME.get_or_init(|| Regex::new(r"(?:/home|/Users)/[^/\s:'\x22]+|/root\b").expect("home paths"));
+    home.replace_all(&s, "~").into_owned()
+}
+
+/// A failure line with its volatile values replaced: ids, hashes, times, durations, addresses, numbers, paths.
+pub fn normalise(line: &str, workdir: &str) -> String {
+    static RULES: OnceLock<Vec<(Regex, &'static str)>> = OnceLock::new();
+    let rules = RULES.get_or_init(|| {
+        [
+            (r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}", "<uuid>"),
+            (r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?", "<time>"),
+            (r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b", "<time>"),
+            (r"\b[a-z][a-z0-9+.-]*://\S+", "<url>"),
+            (r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b", "<email>"),
+            (r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b", "<ip>"),
+            (r"\b0x[0-9a-fA-F]+\b", "<hex>"),
+            (r"\b[0-9a-f]{7,}\b", "<hex>"),
+            (r"\b\d+(?:\.\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds|m|min|mins|minutes|h)\b", "<dur>"),
+            (r"\d+(?:\.\d+)?", "<n>"),
+        ]
+        .into_iter()
+        .map(|(p, to)| (Regex::new(p).expect("a normalisation rule compiles"), to))
+        .collect()
+    });
+    let mut s = paths(&line.split_whitespace().collect::<Vec<_>>().join(" "), workdir);
+    for (re, to) in rules {
+        if let std::borrow::Cow::Owned(o) = re.replace_all(&s, *to) {
+            s = o;
+        }
+    }
+    s
+}
+
+fn cut(s: &str, max_chars: usize) -> &str {
+    match s.char_indices().nth(max_chars) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}
+
+/// 64-bit FNV-1a: stable across platforms and versions of Rust (std's hasher promises neither), and enough bits
+/// to keep a repository's failures apart. Each field ends with a byte no text holds.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    fn field(&mut self, s: &str) {
+        for b in s.bytes().chain(std::iter::once(0xff)) {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
