@@ -4,11 +4,11 @@
 
 import { contentStrings } from "../columns.js";
 import { listSegments } from "../paths.js";
+import { foldEpisodes } from "../read/episodes.js";
 import { parseTime } from "../read/filter.js";
 import { RecordingsReader } from "../read/reader.js";
 import { mentionedEids } from "../recall/row.js";
 import { columnsView, membersOf, presentView } from "./entry-view.js";
-import { foldEpisodes } from "./episodes.js";
 
 export const DEFAULT_WINDOW = "30d";
 export const DEFAULT_MAX_BYTES = 5_000_000;
@@ -20,6 +20,10 @@ const QUARANTINE_PREVIEW = 2000;
 const TOP_FINGERPRINTS = 10;
 const TOP_SERIES = 6;
 const DAY_MS = 86_400_000;
+/** An episode's first and last outputs are embedded up to their last this many characters. */
+const EPISODE_OUTPUT_CHARS = 2000;
+/** The output line that names what went wrong, for an episode without failure lines. */
+const ERROR_LINE = /error|fail|panic|not found|cannot/i;
 
 const str = (v) => (typeof v === "string" && v !== "" ? v : null);
 
@@ -42,6 +46,15 @@ function present(r, n) {
   const out = { n, ...columnsView(r.entry), line: line.text, line_bytes: r.length - 1 };
   if (line.cut) Object.assign(out, { line_cut: 1, ...presentView(r.entry), members: membersOf(r.text) });
   return out;
+}
+
+/** An episode as the page embeds it (read/episodes.js's, whose `repo` is where it ran): named by the repo of
+ *  its first run, its outputs cut, its first failure line or error line as its `head`. */
+function embeddedEpisode(ep, records, at) {
+  const first = records[at.get(ep.first_eid)]?.entry ?? {};
+  const out = (t) => (typeof t === "string" && t.length > EPISODE_OUTPUT_CHARS ? t.slice(-EPISODE_OUTPUT_CHARS) : t);
+  const line = (ep.failure ?? [])[0] ?? (ep.first_output ?? "").split("\n").find((l) => ERROR_LINE.test(l)) ?? null;
+  return { ...ep, repo: str(first.repo) ?? ep.repo, where: ep.repo, head: line ? line.trim().slice(0, 200) : null, first_output: out(ep.first_output), last_output: out(ep.last_output) };
 }
 
 /** `<`, U+2028 and U+2029 escaped, so JSON text can sit inside a <script> element whatever it holds. */
@@ -128,7 +141,7 @@ function chartsOf(entries, episodes, fromMs, nowMs) {
   const fps = new Map();
   for (const ep of episodes) {
     let f = fps.get(ep.fp);
-    if (!f) fps.set(ep.fp, (f = { fp: ep.fp, failures: 0, episodes: 0, repo: ep.repo, command: ep.command, head: ep.heads[0] ?? null }));
+    if (!f) fps.set(ep.fp, (f = { fp: ep.fp, failures: 0, episodes: 0, repo: ep.repo, command: ep.command, head: ep.head }));
     f.failures += ep.count;
     f.episodes++;
   }
@@ -210,7 +223,7 @@ export function viewData(options = {}) {
   const common = { file: options.file, env: options.env, cwd: options.cwd, now };
   const reader = new RecordingsReader({ ...common, filter: keep });
   const records = [...reader.records()];
-  const { episodes, byEid } = foldEpisodes(records.map((r) => r.entry));
+  const { episodes, byEid } = foldEpisodes(records);
   const q = new RecordingsReader({ ...common, quarantine: true, filter: keepQuarantined });
   let quarantined = 0;
   const qlist = [];
@@ -219,7 +232,8 @@ export function viewData(options = {}) {
     qlist.push({ eid: str(r.entry.eid), ts: str(r.entry.ts), reason: str(r.entry.reason) ?? str(r.entry.quarantine_reason), bytes: r.length - 1, preview: r.text.slice(0, QUARANTINE_PREVIEW) });
     if (qlist.length > QUARANTINE_LISTED) qlist.shift();
   }
-  const charts = chartsOf(records.map((r) => r.entry), episodes, fromMs, nowMs);
+  const at = new Map(records.map((r, i) => [r.entry.eid, i]));
+  const charts = chartsOf(records.map((r) => r.entry), episodes.map((ep) => embeddedEpisode(ep, records, at)), fromMs, nowMs);
   const meta = {
     generated: new Date(nowMs).toISOString(),
     version: options.version ?? null,
@@ -237,7 +251,7 @@ export function viewData(options = {}) {
     quarantined,
   };
   const rest = {
-    episodes: episodes.map((ep) => ({ ...ep })),
+    episodes: episodes.map((ep) => embeddedEpisode(ep, records, at)),
     charts,
     quarantine: qlist.reverse(),
   };

@@ -138,8 +138,8 @@ test("episodes fold the runs of a fingerprint; a run and the entry's stored line
     const eps = page.locator("details.episode");
     assert.equal(await eps.count(), 3);
     const green = page.locator("details.episode.green");
-    assert.match(await green.locator("summary").textContent(), /^3× cargo test · widgets · .* · green after 15 min/);
-    await green.locator("summary").click();
+    assert.match(await green.locator(":scope > summary").textContent(), /^3× cargo test · widgets · .* · green after 15 min/);
+    await green.locator(":scope > summary").click();
     assert.equal(await green.locator("ol.runs li").count(), 3);
     assert.equal(await green.locator("ul.lessons li").count(), 1);
     await green.locator("ol.runs li button").nth(1).click();

@@ -45,7 +45,7 @@ export function fixtureEntries() {
     a(4, 60 * 24 * 3 - 9, "widgets", "ses_a", "auto", { trigger: "gate.failed", command: "cargo test", exit: 101, output_tail: "thread 'main' panicked at src/lib.rs:3", output_bytes: 40, fp: FP }),
     a(5, 60 * 24 * 3 - 12, "widgets", "ses_a", "auto", { trigger: "gate.failed", command: "cargo test", exit: 101, output_tail: "error[E0308]: mismatched types", output_bytes: 30, fp: FP }),
     a(6, 60 * 24 * 3 - 20, "widgets", "ses_a", "auto", { trigger: "gate.passed", command: "cargo test", resolves: [FP], failures: 3, first_eid: eid(3), first_ts: at(60 * 24 * 3 - 5), minutes: 15 }),
-    a(7, 60 * 24 * 3 - 25, "widgets", "ses_a", "agent", { lesson: `mismatched types in ${FP} came from a stale generated file`, sentiment: { relief: 0.9 } }),
+    a(7, 60 * 24 * 3 - 25, "widgets", "ses_a", "agent", { lesson: `mismatched types in ${FP} came from a stale generated file`, resolves: [FP], sentiment: { relief: 0.9 } }),
     a(8, 60 * 24 * 2, "widgets", "ses_b", "cli", { note: `correction to ${eid(2)}: npm test did run, the reporter hid it` }),
     a(9, 60 * 24 * 2 - 30, "widgets", "ses_b", "auto", { trigger: "gate.failed", command: "cargo test", exit: 101, output_tail: "error[E0308]: mismatched types again", output_bytes: 36, fp: FP }),
     a(10, 60 * 24 * 2 - 31, "gadgets", "ses_c", "auto", { trigger: "tool.failed", tool: "bash", error: "permission denied: cannot open /etc/shadow", fp: FP2 }),

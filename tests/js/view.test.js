@@ -75,14 +75,19 @@ test("failures fold into episodes by fingerprint: count, runs, heads, the green 
   assert.equal(first.fp, FP);
   assert.deepEqual(first.eids, [eid(3), eid(4), eid(5)]);
   assert.equal(first.count, 3);
-  assert.deepEqual(first.heads, ["error[E0308]: mismatched types", "thread 'main' panicked at src/lib.rs:3"]);
+  // Folded by read/episodes.js: heads are the git heads of its runs; the page adds the repo's name and the line
+  // that says what failed.
+  assert.deepEqual(first.heads, ["4b825dc642cb6eb9a060e54bf8d69288fbee4904"]);
+  assert.deepEqual([first.repo, first.where, first.head], ["widgets", "/home/u/src/widgets/.git", "error[E0308]: mismatched types"]);
+  assert.equal(first.id, `${FP}:${eid(3)}`);
   assert.deepEqual(first.resolved, { eid: eid(6), ts: new Date(NOW - (60 * 24 * 3 - 20) * 60_000).toISOString(), minutes: 15 });
   assert.deepEqual(first.lessons, [eid(7)]);
   assert.equal(first.regressed, false);
   assert.equal(again.fp, FP);
   assert.deepEqual([again.count, again.regressed, again.resolved], [1, true, null]);
   assert.deepEqual([tool.fp, tool.command, tool.repo, tool.count], [FP2, "bash", "gadgets", 1]);
-  for (const [i, ep] of [[3, first], [4, first], [9, again], [10, tool]]) assert.equal(data.entries.find((e) => e.eid === eid(i)).episode, ep.id);
+  // Runs, the green gate and the lesson all point at their episode.
+  for (const [i, ep] of [[3, first], [4, first], [6, first], [7, first], [9, again], [10, tool]]) assert.equal(data.entries.find((e) => e.eid === eid(i)).episode, ep.id);
   const rows = Object.fromEntries(data.charts.repos.map((r) => [r.repo, r]));
   assert.deepEqual(rows.widgets, { repo: "widgets", episodes: 2, failures: 4, resolved: 1, regressed: 1, median_minutes: 15 });
   assert.deepEqual(data.charts.fingerprints.map((f) => [f.fp, f.failures, f.episodes]), [[FP, 4, 2], [FP2, 1, 1]]);

@@ -109,8 +109,9 @@ function episodeNode(ep) {
     "details",
     { className: `episode ${ep.resolved ? "green" : "red"}${ep.regressed ? " regressed" : ""}`, id: `ep-${ep.id}` },
     el("summary", null, el("span", { className: "count" }, `${ep.count}×`), ` ${ep.command ?? ep.fp}`, el("span", { className: "stamps" }, ` · ${ep.repo ?? "(no repo)"} · ${when} · ${res}${ep.regressed ? " · came back after a fix" : ""}`)),
-    el("p", { className: "fp" }, `fingerprint ${ep.fp}${ep.session ? ` · session ${ep.session}` : ""}`),
-    el("ul", { className: "heads" }, ep.heads.map((h) => el("li", null, h))),
+    el("p", { className: "fp" }, `fingerprint ${ep.fp}${ep.session ? ` · session ${ep.session}` : ""}${ep.heads.length ? ` · at ${ep.heads.map((h) => h.slice(0, 12)).join(", ")}` : ""}`),
+    ep.failure?.length || ep.head ? el("ul", { className: "heads" }, (ep.failure?.length ? ep.failure : [ep.head]).map((h) => el("li", null, h))) : null,
+    ep.last_output ? el("details", { className: "member long" }, el("summary", null, "last output"), el("pre", { className: "value" }, ep.last_output)) : null,
     lessons.length ? el("ul", { className: "lessons" }, lessons) : el("p", { className: "note" }, "no lesson names it yet"),
     runs,
   );
