@@ -2,27 +2,13 @@
 // and stamps line (read/present.js) and its members as shown. Pure and free of Node's modules, so the page's
 // script runs the same code on the lines it embeds as Node does for the lines it must cut.
 
+import { utf8Bytes } from "../capture/bound.js";
 import { columnsOf } from "../columns.js";
 import { rawMembers } from "../read/members.js";
 import { gistOf, labelOf, leadMembers, stampsLine, titleOf } from "../read/present.js";
 
 /** A member longer than this is shown cut (the page says how long it was and how to see all of it). */
 export const FIELD_CHARS = 16 * 1024;
-
-/** Bytes of a string in UTF-8 (a lone surrogate counts as the 3 bytes of U+FFFD it would be written as). */
-export function utf8Length(s) {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
 
 /** One member as shown: [key, text, json, bytes, cut] — a string as its text, anything else as its JSON as
  *  written; `bytes` is the UTF-8 size of the whole value. */
@@ -38,7 +24,7 @@ function memberOf([key, raw]) {
     }
   }
   const cut = text.length > FIELD_CHARS;
-  return [key, cut ? text.slice(0, FIELD_CHARS) : text, json, utf8Length(text), cut ? 1 : 0];
+  return [key, cut ? text.slice(0, FIELD_CHARS) : text, json, utf8Bytes(text), cut ? 1 : 0];
 }
 
 /** The members an entry's body shows, in order (read/present.js's leadMembers), from its stored line. */
