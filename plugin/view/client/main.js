@@ -180,7 +180,7 @@ function renderMore(upTo = rendered + PAGE) {
   more.textContent = `show ${Math.min(PAGE, view.shown.length - rendered)} more (${view.shown.length - rendered} left)`;
 }
 
-function update({ keepSel = false } = {}) {
+function update({ keepSel = false, typing = false } = {}) {
   view = applyState(entries, state.query ? haystacks() : null, state.query, state.selected);
   status.textContent = `${view.shown.length} of ${entries.length} entries on this page match`;
   timeline.replaceChildren();
@@ -191,10 +191,18 @@ function update({ keepSel = false } = {}) {
   cursor = -1;
   if (keepSel && state.sel) select(view.shown.indexOf(indexOfEid.get(state.sel) ?? -1), false);
   else state.sel = "";
-  writeHash();
+  writeHash({ later: typing });
 }
 
-function writeHash() {
+let hashTimer = 0;
+
+/** Puts the state in the URL's hash; `later` waits for a pause in typing (each write costs a few ms). */
+function writeHash({ later = false } = {}) {
+  clearTimeout(hashTimer);
+  if (later) {
+    hashTimer = setTimeout(writeHash, 250);
+    return;
+  }
   const h = stateToHash(state);
   if (h === location.hash || (h === "" && location.hash === "")) return;
   try {
@@ -297,7 +305,7 @@ function boot() {
     state.query = search.value;
     performance.mark("view:input");
     timer = setTimeout(() => {
-      update();
+      update({ typing: true });
       void timeline.offsetHeight; // lay the new list out, so the measure below includes it
       // From the keystroke to the list drawn anew (bench/view.js reads it).
       performance.measure("view:search", "view:input");
