@@ -5,7 +5,7 @@
 import { contentStrings } from "../columns.js";
 import { listSegments } from "../paths.js";
 import { foldEpisodes } from "../read/episodes.js";
-import { parseTime } from "../read/filter.js";
+import { makeFilter, parseTime } from "../read/filter.js";
 import { RecordingsReader } from "../read/reader.js";
 import { mentionedEids } from "../recall/row.js";
 import { columnsView, membersOf, presentView } from "./entry-view.js";
@@ -202,23 +202,19 @@ export function viewData(options = {}) {
   const repos = f.repo ?? [];
   const sessions = f.session ?? [];
   const fromMs = since === "all" ? null : parseTime(since, nowMs);
-  const keep = (e) => {
-    if (repos.length && !(repos.includes(e.repo) || repos.includes(e.origin) || repos.includes(e.git_dir))) return false;
-    if (f.gitDir && e.git_dir !== f.gitDir) return false;
-    if (sessions.length && !sessions.includes(e.session)) return false;
-    if (fromMs !== null) {
-      const t = typeof e.ts === "string" ? Date.parse(e.ts) : NaN;
-      if (Number.isNaN(t) || t < fromMs) return false;
-    }
-    return true;
-  };
-  // A quarantined line may lack the stamps the filters look at: it is left out only for a stamp it has.
+  // The reader's own filter rules (read/filter.js), and the repository of the working directory by git dir.
+  const byFilter = makeFilter({ repo: repos, session: sessions, ...(fromMs === null ? {} : { sinceTime: fromMs }) }, nowMs);
+  const keep = (e) => (!f.gitDir || e.git_dir === f.gitDir) && (!byFilter || byFilter(e));
+  // A quarantined line may lack the stamps the filters look at: it is judged by the stamps it has, a missing
+  // one taken to match.
   const keepQuarantined = (e) => {
-    if (repos.length && (e.repo !== undefined || e.origin !== undefined || e.git_dir !== undefined) && !(repos.includes(e.repo) || repos.includes(e.origin) || repos.includes(e.git_dir))) return false;
-    if (f.gitDir && e.git_dir !== undefined && e.git_dir !== f.gitDir) return false;
-    if (sessions.length && e.session !== undefined && !sessions.includes(e.session)) return false;
-    if (fromMs !== null && typeof e.ts === "string" && Date.parse(e.ts) < fromMs) return false;
-    return true;
+    const unplaced = e.repo === undefined && e.origin === undefined && e.git_dir === undefined;
+    return keep({
+      ...e,
+      ...(unplaced ? { repo: repos[0], git_dir: f.gitDir } : {}),
+      ...(e.session === undefined ? { session: sessions[0] } : {}),
+      ...(typeof e.ts === "string" ? {} : { ts: new Date(nowMs).toISOString() }),
+    });
   };
   const common = { file: options.file, env: options.env, cwd: options.cwd, now };
   const reader = new RecordingsReader({ ...common, filter: keep });
@@ -233,7 +229,8 @@ export function viewData(options = {}) {
     if (qlist.length > QUARANTINE_LISTED) qlist.shift();
   }
   const at = new Map(records.map((r, i) => [r.entry.eid, i]));
-  const charts = chartsOf(records.map((r) => r.entry), episodes.map((ep) => embeddedEpisode(ep, records, at)), fromMs, nowMs);
+  const shownEpisodes = episodes.map((ep) => embeddedEpisode(ep, records, at));
+  const charts = chartsOf(records.map((r) => r.entry), shownEpisodes, fromMs, nowMs);
   const meta = {
     generated: new Date(nowMs).toISOString(),
     version: options.version ?? null,
@@ -251,7 +248,7 @@ export function viewData(options = {}) {
     quarantined,
   };
   const rest = {
-    episodes: episodes.map((ep) => embeddedEpisode(ep, records, at)),
+    episodes: shownEpisodes,
     charts,
     quarantine: qlist.reverse(),
   };
