@@ -108,7 +108,7 @@ async function main(write) {
 ## View (\`record view\`)
 
 \`node bench/view.js\`, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version},
-Chromium ${chromium}. Figures are medians.
+Chromium ${chromium}; load average ${os.loadavg()[0].toFixed(1)} when it finished (the machine is shared). Figures are medians.
 
 Writing the page for the default window (30 days: the last ${data.meta.total.toLocaleString("en")} entries) of a
 ${big.entries.toLocaleString("en")}-entry, ${(big.bytes / 1024 / 1024).toFixed(0)} MiB history (bench/history.js), in process, against the reader alone
