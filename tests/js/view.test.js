@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
-import { tmpdir } from "./helpers.js";
+import { isolatedEnv, runCli, tmpdir } from "./helpers.js";
 import { FP, FP2, HOSTILE, NOW, eid, fixtureEntries, makePage, writeFixture } from "./view-fixture.js";
 import { entryMarkdown } from "../../plugin/read/index.js";
 import { titleOf } from "../../plugin/read/present.js";
@@ -236,4 +236,16 @@ test("by default the page shows the working directory's repository; quarantined 
   assert.match(here.stderr, new RegExp(`^record view: 8 of 8 entries of the repository at ${gitDir} \\(--all for every one\\); 2 quarantined\\n$`));
   const all = await makePage(["--file", file, "--all"], { out, cwd: repo });
   assert.equal(all.data.meta.total, 13);
+});
+
+test("`record view` is a subcommand of the record command, through its launcher", () => {
+  const dir = tmpdir("view-cli-");
+  const file = writeFixture(dir);
+  const out = path.join(dir, "page.html");
+  const r = runCli(["view", "--file", file, "-o", out, "--all", "--since", "all", "--json"], { env: isolatedEnv(dir), cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.json, { file: out, url: `file://${out}`, shown: 14, total: 14, left_out: 0, quarantined: 2, bytes: fs.statSync(out).size });
+  const help = runCli(["view", "--help"], { env: isolatedEnv(dir), cwd: dir });
+  assert.match(help.stdout, /^record view - the recordings as one offline HTML page/);
+  assert.match(runCli(["--help"], { env: isolatedEnv(dir), cwd: dir }).stdout, /\n {2}view {7}the recordings as one offline HTML page/);
 });
