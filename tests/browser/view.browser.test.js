@@ -180,3 +180,32 @@ test("light and dark, desktop and phone: the page fits and the screenshots are k
   });
   for (const f of ["desktop-light", "desktop-dark", "phone-light", "phone-dark"]) assert.ok(fs.statSync(path.join(SHOTS, `${f}.png`)).size > 10_000, f);
 });
+
+test("the watch itself sees a request, a console error, a page error and a CSP violation", async () => {
+  const dir = tmpdir("view-watch-");
+  const bad = path.join(dir, "bad.html");
+  // A page of the same policy as the view's, with one inline script it does not allow and one it does.
+  const allowed = `document.documentElement.dataset.ready = "1"; console.error("logged"); setTimeout(() => { throw new Error("thrown"); }, 0);`;
+  const hash = (await import("node:crypto")).createHash("sha256").update(allowed).digest("base64");
+  fs.writeFileSync(
+    bad,
+    `<!doctype html><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-${hash}'; img-src 'none'">` +
+      `<img src="http://127.0.0.1:9/pixel.png"><script>window.__ran = 1</script><script>${allowed}</script>`,
+  );
+  const { page, trouble } = await openWatched(browser.context, pathToFileURL(bad).href);
+  await page.waitForTimeout(200);
+  const seen = (await allTrouble(page, trouble)).join("\n");
+  await page.close();
+  assert.match(seen, /console error: logged/);
+  assert.match(seen, /page error: thrown/);
+  assert.match(seen, /csp: script-src-elem inline/);
+  assert.match(seen, /csp: img-src http:\/\/127\.0\.0\.1:9\/pixel\.png/);
+  // Without a policy, the same image is a request, which the watch aborts and lists.
+  const open = path.join(dir, "open.html");
+  fs.writeFileSync(open, `<!doctype html><img src="http://127.0.0.1:9/pixel.png"><script>document.documentElement.dataset.ready = "1"</script>`);
+  const o = await openWatched(browser.context, pathToFileURL(open).href);
+  await o.page.waitForTimeout(200);
+  const seenOpen = (await allTrouble(o.page, o.trouble)).join("\n");
+  await o.page.close();
+  assert.match(seenOpen, /request: http:\/\/127\.0\.0\.1:9\/pixel\.png/);
+});
