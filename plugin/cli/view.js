@@ -113,6 +113,8 @@ export async function view(argv, io0) {
   });
   const html = buildPage(data, assets);
   try {
+    // The default place is beside the recordings, whose directory may not exist yet (nothing recorded).
+    if (opts.output === undefined) builtin("node:fs").mkdirSync(path.dirname(out), { recursive: true, mode: 0o700 });
     replaceFile(builtin("node:fs"), out, html);
   } catch (e) {
     io.stderr.write(`record view: cannot write ${out}: ${e?.code ?? e?.message ?? e}\n`);

@@ -215,6 +215,11 @@ test("without -o the page goes beside the recordings file, readable by its owner
   const out = path.join(dir, "r.view.html");
   assert.equal(r.stdout.split("\n")[0], out);
   assert.equal(fs.statSync(out).mode & 0o777, 0o600);
+  // Nothing recorded yet: the page (empty) still goes where the recordings will be.
+  const none = await makePage(["--file", path.join(dir, "new", "r.jsonl")]);
+  assert.equal(none.code, 0, none.stderr);
+  assert.equal(none.stdout.split("\n")[0], path.join(dir, "new", "r.view.html"));
+  assert.match(none.stderr, /^record view: 0 of 0 entries of every repository; 0 quarantined\n$/);
 });
 
 test("by default the page shows the working directory's repository; quarantined lines without stamps count", async () => {
