@@ -170,6 +170,7 @@ function displayOrder(list) {
 }
 
 /** Corrections: an entry that names an earlier entry's eid corrects (or extends) it; both carry the link.
+ *  Automatic entries cite eids as facts (a green gate names its first failure), so they correct nothing.
  *  Over every record of the window, so a link to an entry the cap left off is still shown. */
 function correctionsOf(records) {
   const at = new Map();
@@ -177,6 +178,7 @@ function correctionsOf(records) {
   const links = new Map(); // index → { corrects, corrected_by }
   const of = (i) => links.get(i) ?? links.set(i, {}).get(i);
   records.forEach((r, i) => {
+    if (r.entry.capture === "auto") return;
     const own = typeof r.entry.eid === "string" ? r.entry.eid : null;
     for (const eid of mentionedEids(contentStrings(r.entry).join("\n"), own)) {
       const j = at.get(eid);

@@ -125,6 +125,7 @@ test("keys: j/k move, o opens, ? shows the help, and the selected entry survives
     assert.equal(await selected.locator("details.members").evaluate((d) => d.open), true);
     await page.keyboard.press("?");
     assert.equal(await page.locator("#help").isVisible(), true);
+    assert.deepEqual(await page.locator("#help dt").allTextContents(), ["/", "j / k", "o", "Esc", "?"]);
     await page.keyboard.press("Escape");
     assert.equal(await page.locator("#help").isVisible(), false);
   });

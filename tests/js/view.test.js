@@ -105,6 +105,9 @@ test("charts count every entry of the window by day; a correction shows beside w
   const byEid = new Map(data.entries.map((e) => [e.eid, e]));
   assert.deepEqual(byEid.get(eid(8)).corrects, [eid(2)]);
   assert.deepEqual(byEid.get(eid(2)).corrected_by, [eid(8)]);
+  // The green gate names its first failure's eid: a fact, not a correction.
+  assert.equal(byEid.get(eid(3)).corrected_by, undefined);
+  assert.equal(byEid.get(eid(6)).corrects, undefined);
 });
 
 test("hostile text stays inside the JSON element: no '<', U+2028 or U+2029 there, and it reads back exactly", async () => {

@@ -13,7 +13,7 @@ export function el(tag, props, ...kids) {
       else node[k] = v;
     }
   }
-  for (const kid of kids.flat()) if (kid !== null && kid !== undefined && kid !== false) node.append(typeof kid === "string" ? document.createTextNode(kid) : kid);
+  for (const kid of kids.flat(Infinity)) if (kid !== null && kid !== undefined && kid !== false) node.append(typeof kid === "string" ? document.createTextNode(kid) : kid);
   return node;
 }
 
