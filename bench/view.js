@@ -42,6 +42,8 @@ async function writePage(file, out, args, nowMs) {
 }
 
 async function main(write) {
+  // Debian's Chromium, installed when missing (no browser is downloaded).
+  spawnSync("bash", [path.join(ROOT, "scripts/chromium.sh")], { stdio: ["ignore", "ignore", "inherit"] });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "view-bench-"));
   try {
     const big = writeHistory(path.join(dir, "h100k"), { count: 100_000 });

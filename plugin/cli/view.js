@@ -56,16 +56,15 @@ function sizeOf(text) {
   return n;
 }
 
-/** Starts the desktop's opener on `file`, detached; whether it started. */
-function openFile(file) {
+/** Starts the desktop's opener on `file`, detached; `onFail` is told when it cannot start. */
+function openFile(file, onFail) {
   const cmd = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
   try {
     const child = builtin("node:child_process").spawn(cmd, [file], { detached: true, stdio: "ignore" });
-    child.on("error", () => {});
+    child.on("error", (e) => onFail(`${cmd}: ${e?.code ?? e?.message ?? e}`));
     child.unref();
-    return true;
-  } catch {
-    return false;
+  } catch (e) {
+    onFail(`${cmd}: ${e?.code ?? e?.message ?? e}`);
   }
 }
 
@@ -130,6 +129,6 @@ export async function view(argv, io0) {
     const scope = filter.gitDir ? `the repository at ${filter.gitDir} (--all for every one)` : filter.repo.length ? `repository ${filter.repo.join(", ")}` : "every repository";
     io.stderr.write(`record view: ${m.shown} of ${m.total} entries of ${scope}${m.left_out ? `; the ${m.left_out} oldest left off to stay under ${maxBytes} bytes` : ""}; ${m.quarantined} quarantined\n`);
   }
-  if (opts.open && !openFile(out)) io.stderr.write(`record view: could not start a browser; open ${url}\n`);
+  if (opts.open) openFile(out, (why) => io.stderr.write(`record view: could not start a browser (${why}); open ${url}\n`));
   return 0;
 }

@@ -256,4 +256,8 @@ test("`record view` is a subcommand of the record command, through its launcher"
   const help = runCli(["view", "--help"], { env: isolatedEnv(dir), cwd: dir });
   assert.match(help.stdout, /^record view - the recordings as one offline HTML page/);
   assert.match(runCli(["--help"], { env: isolatedEnv(dir), cwd: dir }).stdout, /\n {2}view {7}the recordings as one offline HTML page/);
+  // --open with no opener on PATH: the page is still written, and the URL is given to open by hand.
+  const open = runCli(["view", "--file", file, "-o", out, "--open"], { env: isolatedEnv(dir, { PATH: dir }), cwd: dir });
+  assert.equal(open.code, 0);
+  assert.ok(open.stderr.endsWith(`record view: could not start a browser (xdg-open: ENOENT); open file://${out}\n`), open.stderr);
 });
