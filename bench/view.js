@@ -126,7 +126,7 @@ The page: ${(pageBytes / 1e6).toFixed(2)} MB with ${data.meta.shown.toLocaleStri
 
 In headless Chromium at 1280 px, ${ROUNDS} fresh loads each, times from the page's own performance marks
 (\`view:parsed\`: the file read, the HTML parsed and the embedded JSON parsed; \`view:ready\`: then the header,
-charts, facets and the first 100 entries drawn; \`view:search\`: from the input event to the redrawn list laid
+charts, facets and the first 50 entries drawn; \`view:search\`: from the input event to the redrawn list laid
 out), all from the start of navigation:
 
 | page | data parsed | ready |

@@ -7,7 +7,7 @@ import { presented } from "../entry-view.js";
 import { entryNode } from "./entry.js";
 import { FACETS, applyState, facetValue, hashToState, haystackOf, stateToHash, termsOf } from "./match.js";
 
-const PAGE = 100;
+const PAGE = 50;
 const FACET_SHOWN = 8;
 
 // Marks for bench/view.js: data parsed, charts drawn, page ready.
