@@ -1,14 +1,16 @@
-// The page's script: reads the embedded data, then draws the header, charts, episodes, facets, timeline and
-// quarantine list, and keeps the view state (query, facets, selected entry, theme) in the URL hash.
+// The page's script: reads the embedded data, draws the sections (header.js, charts.js, episodes.js,
+// facets.js, the timeline of entry.js's entries), keeps the view state (query, facets, selected entry, theme)
+// in the URL hash, and answers the keys.
 
 import { drawCharts } from "./charts.js";
-import { bytes, el } from "./dom.js";
-import { presented } from "../entry-view.js";
+import { el } from "./dom.js";
 import { entryNode } from "./entry.js";
+import { episodesNode } from "./episodes.js";
+import { facetNodes } from "./facets.js";
+import { headerNode, quarantineNode } from "./header.js";
 import { FACETS, applyState, facetValue, hashToState, haystackOf, stateToHash, termsOf } from "./match.js";
 
 const PAGE = 50;
-const FACET_SHOWN = 8;
 
 // Marks for bench/view.js: data parsed, charts drawn, page ready.
 const data = JSON.parse(document.getElementById("data").textContent);
@@ -45,17 +47,6 @@ const help = el(
 );
 
 function header() {
-  const m = data.meta;
-  const facts = [
-    `made ${m.generated}${m.version ? ` by opencode-recordings ${m.version}` : ""}`,
-    `${m.shown} of ${m.total} entries shown`,
-    m.window.from ? `window: since ${m.window.from} (${m.window.since})` : "window: everything",
-    m.filter.repo.length ? `repository ${m.filter.repo.join(", ")}` : m.filter.git_dir ? `repository at ${m.filter.git_dir}` : "every repository",
-    m.filter.session.length ? `session ${m.filter.session.join(", ")}` : null,
-    `${m.quarantined} quarantined`,
-    m.damaged ? `${m.damaged} damaged line${m.damaged === 1 ? "" : "s"} skipped` : null,
-  ].filter(Boolean);
-  const files = el("details", { className: "files" }, el("summary", null, `from ${m.file}`), el("ul", null, [...m.segments, m.quarantine_file].map((f) => el("li", null, f))));
   const theme = el("button", { type: "button", id: "theme" }, "light / dark");
   theme.addEventListener("click", () => {
     const dark = document.documentElement.dataset.theme ? document.documentElement.dataset.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
@@ -65,10 +56,7 @@ function header() {
   });
   const helpButton = el("button", { type: "button", id: "help-button" }, "?");
   helpButton.addEventListener("click", toggleHelp);
-  const cut = m.left_out
-    ? el("p", { className: "cutnote", id: "cutnote" }, `${m.left_out} older entries${m.left_out_until ? ` (up to ${m.left_out_until})` : ""} are not on this page: it is capped at ${bytes(m.max_bytes)} (record view --max-bytes). The charts and episodes count them.`)
-    : null;
-  return el("header", null, el("div", { className: "bar" }, el("h1", null, "Recordings"), search, theme, helpButton), el("p", { className: "facts", id: "facts" }, facts.join(" · ")), files, cut);
+  return headerNode(data.meta, { search, theme, help: helpButton });
 }
 
 function applyTheme() {
@@ -86,77 +74,35 @@ chartSection.addEventListener("toggle", () => {
   }
 });
 
-function episodeNode(ep) {
-  const when = ep.first_ts === ep.last_ts ? ep.first_ts : `${ep.first_ts} → ${ep.last_ts}`;
-  const res = ep.resolved ? `green after ${ep.resolved.minutes ?? "?"} min (${ep.resolved.eid ?? "?"})` : "still red";
-  const runs = el(
-    "ol",
-    { className: "runs" },
-    ep.eids.map((eid) => {
-      const b = el("button", { type: "button", className: "ref" }, eid);
-      b.addEventListener("click", () => jump(eid));
-      const e = byEid.get(eid);
-      return el("li", null, b, e ? ` ${e.ts ?? ""} ${presented(e).gist}` : " (not on this page)");
-    }),
-  );
-  const lessons = ep.lessons.map((eid) => {
-    const b = el("button", { type: "button", className: "ref" }, eid);
-    b.addEventListener("click", () => jump(eid));
-    const e = byEid.get(eid);
-    return el("li", null, "lesson ", b, e ? ` ${presented(e).gist}` : "");
-  });
-  return el(
-    "details",
-    { className: `episode ${ep.resolved ? "green" : "red"}${ep.regressed ? " regressed" : ""}`, id: `ep-${ep.id}` },
-    el("summary", null, el("span", { className: "count" }, `${ep.count}×`), ` ${ep.command ?? ep.fp}`, el("span", { className: "stamps" }, ` · ${ep.repo ?? "(no repo)"} · ${when} · ${res}${ep.regressed ? " · came back after a fix" : ""}`)),
-    el("p", { className: "fp" }, `fingerprint ${ep.fp}${ep.session ? ` · session ${ep.session}` : ""}${ep.heads.length ? ` · at ${ep.heads.map((h) => h.slice(0, 12)).join(", ")}` : ""}`),
-    ep.failure?.length || ep.head ? el("ul", { className: "heads" }, (ep.failure?.length ? ep.failure : [ep.head]).map((h) => el("li", null, h))) : null,
-    ep.last_output ? el("details", { className: "member long" }, el("summary", null, "last output"), el("pre", { className: "value" }, ep.last_output)) : null,
-    lessons.length ? el("ul", { className: "lessons" }, lessons) : el("p", { className: "note" }, "no lesson names it yet"),
-    runs,
+function drawFacets() {
+  facetBox.replaceChildren(
+    ...facetNodes(
+      { counts: view.counts, selected: state.selected, varied, open: facetOpen },
+      {
+        choose(field, v, checked) {
+          const chosen = (state.selected[field] ??= new Set());
+          if (checked) chosen.add(v);
+          else chosen.delete(v);
+          update();
+        },
+        toggleAll(field) {
+          if (facetOpen.has(field)) facetOpen.delete(field);
+          else facetOpen.add(field);
+          drawFacets();
+        },
+        clear() {
+          state.selected = {};
+          state.query = "";
+          search.value = "";
+          update();
+        },
+      },
+    ),
   );
 }
 
 function drawEpisodes() {
-  const repos = state.selected.repo;
-  const list = data.episodes.filter((ep) => !repos || !repos.size || repos.has(ep.repo ?? "(none)"));
-  episodeBox.replaceChildren(list.length ? el("div", null, list.slice().reverse().map(episodeNode)) : el("p", { className: "empty" }, "no failure episodes"));
-}
-
-function drawFacets() {
-  const groups = FACETS.map(([field, heading]) => {
-    const counts = view.counts[field];
-    const chosen = state.selected[field] ?? new Set();
-    const values = [...new Set([...counts.keys(), ...chosen])].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0) || (a < b ? -1 : 1));
-    if (!varied.has(field)) return null;
-    const all = facetOpen.has(field);
-    const items = (all ? values : values.slice(0, FACET_SHOWN)).map((v) => {
-      const box = el("input", { type: "checkbox", checked: chosen.has(v), data: { field } });
-      box.value = v;
-      box.addEventListener("change", () => {
-        const s = (state.selected[field] ??= new Set());
-        if (box.checked) s.add(v);
-        else s.delete(v);
-        update();
-      });
-      return el("li", null, el("label", null, box, el("span", { className: "v" }, v), el("span", { className: "n" }, String(counts.get(v) ?? 0))));
-    });
-    const toggle = values.length > FACET_SHOWN ? el("button", { type: "button", className: "all" }, all ? "fewer" : `all ${values.length}`) : null;
-    toggle?.addEventListener("click", () => {
-      if (all) facetOpen.delete(field);
-      else facetOpen.add(field);
-      drawFacets();
-    });
-    return el("fieldset", { className: "facet", data: { field } }, el("legend", null, heading), el("ul", null, items), toggle);
-  });
-  const clear = el("button", { type: "button", id: "clear" }, "clear filters");
-  clear.addEventListener("click", () => {
-    state.selected = {};
-    state.query = "";
-    search.value = "";
-    update();
-  });
-  facetBox.replaceChildren(...groups.filter(Boolean), clear);
+  episodeBox.replaceChildren(episodesNode(data.episodes, state.selected.repo, { byEid, jump }));
 }
 
 function renderMore(upTo = rendered + PAGE) {
@@ -254,18 +200,6 @@ function toggleHelp() {
   help.hidden = !help.hidden;
 }
 
-function quarantineSection() {
-  const q = data.quarantine;
-  const m = data.meta;
-  return el(
-    "details",
-    { className: "section", id: "quarantine" },
-    el("summary", null, el("h2", null, `Quarantine (${m.quarantined})`)),
-    el("p", { className: "note" }, `Lines that could not be kept in the main file, from ${m.quarantine_file}; ${q.length < m.quarantined ? `the newest ${q.length} listed` : "all listed"}, each up to 2000 characters.`),
-    el("ol", null, q.map((x) => el("li", null, el("div", { className: "stamps" }, [x.ts ?? "time unknown", x.eid ? `eid ${x.eid}` : null, x.reason, bytes(x.bytes)].filter(Boolean).join(" · ")), el("pre", { className: "value json" }, x.preview)))),
-  );
-}
-
 function onKey(ev) {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const typing = ev.target instanceof HTMLInputElement || ev.target instanceof HTMLTextAreaElement;
@@ -296,7 +230,7 @@ function boot() {
     chartSection,
     el("details", { className: "section", id: "episodes-section", open: data.episodes.length > 0 }, el("summary", null, el("h2", null, `Failure episodes (${data.episodes.length})`)), episodeBox),
     el("div", { className: "main" }, el("details", { className: "facets-wrap", open: innerWidth > 700 }, el("summary", null, "Filters"), facetBox), el("section", { className: "list" }, el("h2", null, "Timeline"), status, timeline, more)),
-    quarantineSection(),
+    quarantineNode(data.quarantine, data.meta),
   );
   search.value = state.query;
   let timer = 0;
