@@ -31,11 +31,22 @@ function cut(text, max) {
   return text.length > max ? { text: text.slice(0, max), cut: true } : { text, cut: false };
 }
 
+/** A sentiment's numeric members ({ irritation: 0.7 }) and its words ("guilt, relief", ["relief"]). */
 function sentimentOf(v) {
-  if (v === undefined || v === null) return null;
   const nums = {};
-  if (typeof v === "object" && !Array.isArray(v)) for (const [k, x] of Object.entries(v)) if (typeof x === "number" && Number.isFinite(x)) nums[k] = x;
-  return nums;
+  const words = [];
+  const word = (w) => {
+    const t = w.trim().toLowerCase();
+    if (t && t.length <= 40 && !words.includes(t)) words.push(t);
+  };
+  if (typeof v === "string") {
+    v.split(/[,;/]/).forEach(word);
+  } else if (Array.isArray(v)) {
+    for (const x of v) if (typeof x === "string") word(x);
+  } else if (v && typeof v === "object") {
+    for (const [k, x] of Object.entries(v)) if (typeof x === "number" && Number.isFinite(x)) nums[k] = x;
+  }
+  return { nums, words };
 }
 
 /** One entry as the page embeds it: what it is grouped and filtered by, and its stored line, which the page's
@@ -102,6 +113,7 @@ function chartsOf(entries, episodes, fromMs, nowMs) {
   const captures = new Map();
   const triggers = new Map();
   const feelings = new Map(); // key → { sum, n } per day
+  const words = new Map(); // sentiment word → entries per day
   const felt = new Array(count).fill(0);
   for (const e of entries) {
     const i = dayOf(e.ts);
@@ -110,7 +122,9 @@ function chartsOf(entries, episodes, fromMs, nowMs) {
     if (typeof e.trigger === "string") bump(triggers, e.trigger, i, count);
     if (e.sentiment === undefined) continue;
     felt[i]++;
-    for (const [k, v] of Object.entries(sentimentOf(e.sentiment) ?? {})) {
+    const said = sentimentOf(e.sentiment);
+    for (const w of said.words) bump(words, w, i, count);
+    for (const [k, v] of Object.entries(said.nums)) {
       let f = feelings.get(k);
       if (!f) feelings.set(k, (f = { sum: new Array(count).fill(0), n: new Array(count).fill(0) }));
       f.sum[i] += v;
@@ -150,6 +164,7 @@ function chartsOf(entries, episodes, fromMs, nowMs) {
     captures: topSeries(captures, TOP_SERIES),
     triggers: topSeries(triggers, TOP_SERIES),
     sentiment,
+    sentiment_words: topSeries(words, TOP_SERIES),
     felt,
     to_green: toGreen,
     repos: repoRows.map(({ byDay, minutes, ...r }) => ({ ...r, median_minutes: median(minutes) })),

@@ -48,7 +48,7 @@ test("the page shows the header's counts and every entry, with nothing fetched a
     assert.equal(await text(page, "#status"), "13 of 13 entries on this page match");
     assert.equal(await count(page, "article.entry"), 13);
     assert.deepEqual(await page.locator("h3.day").allTextContents(), ["2026-11-30", "2026-11-29", "2026-11-28", "2026-11-27"]);
-    assert.equal(await count(page, ".uplot"), 4);
+    assert.equal(await count(page, ".uplot"), 5);
     assert.equal(await text(page, "#quarantine summary"), "Quarantine (2)");
   });
 });

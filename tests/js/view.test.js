@@ -102,6 +102,7 @@ test("charts count every entry of the window by day; a correction shows beside w
   assert.equal(total("gate.failed", c.triggers), 4);
   assert.equal(c.felt.reduce((a, b) => a + b, 0), 3);
   assert.deepEqual(c.sentiment.map((s) => s.name).sort(), ["irritation", "relief"]);
+  assert.deepEqual(c.sentiment_words.map((s) => [s.name, s.values.reduce((a, b) => a + b, 0)]), [["calm", 1]]);
   const byEid = new Map(data.entries.map((e) => [e.eid, e]));
   assert.deepEqual(byEid.get(eid(8)).corrects, [eid(2)]);
   assert.deepEqual(byEid.get(eid(2)).corrected_by, [eid(8)]);

@@ -74,6 +74,7 @@ export function drawCharts(box, charts) {
     plot(box, "Automatic entries per day by trigger", days, charts.triggers, { bars: true }),
     plot(box, "Failure episodes: minutes to green (median per day) by repository", days, charts.to_green, { points: true, unit: "minutes" }),
     plot(box, "Sentiment over time (daily mean of numeric values)", days, charts.sentiment, { points: true }),
+    plot(box, "Sentiment words per day", days, charts.sentiment_words, { bars: true }),
   ];
   const max = Math.max(1, ...charts.fingerprints.map((f) => f.failures));
   table(
