@@ -135,8 +135,12 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
       const after = await importSibling("./export/after.js");
       if (after.endsSession(payload)) await after.startExport({ file: fileFlag ?? opts.file, env });
     }
+    // Claude Code reads a PostToolUseFailure hook's additionalContext: a hint from recall for any failed call,
+    // a recognised gate or not (only gates are recorded).
+    const hint = host === "claude-code" && payload?.hook_event_name === "PostToolUseFailure";
     if (plan.kind === "none") {
       say("nothing to record");
+      if (hint) await writeHint(payload, { env, file: fileFlag ?? opts.file });
       return 0;
     }
     const rec = record ?? (await import("../recorder.js")).record;
@@ -162,17 +166,19 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
           fs.writeSync(1, JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: plan.pass.nudge } }) + "\n");
         }
       }
-      // Claude Code reads a PostToolUseFailure hook's additionalContext: a hint from recall, when one matches.
-      if (host === "claude-code" && payload?.hook_event_name === "PostToolUseFailure") {
-        const out = await (await import("../recall/hook.js")).claudeHint(payload, { env, file: base.file });
-        if (out) fs.writeSync(1, out);
-      }
+      if (hint) await writeHint(payload, { env, file: base.file });
     }
     say(`${status?.status} ${status?.eid ?? ""} ${status?.file ?? ""} ${status?.reason ?? ""}`);
   } catch (e) {
     say(`internal error: ${e?.stack ?? e}`);
   }
   return 0;
+}
+
+/** Prints the recall hint for a Claude Code PostToolUseFailure, when one matches (recall/hook.js). */
+async function writeHint(payload, options) {
+  const out = await (await import("../recall/hook.js")).claudeHint(payload, options);
+  if (out) fs.writeSync(1, out);
 }
 
 /** `record hook HOST [--file PATH]` as argv (the words after `hook`). */

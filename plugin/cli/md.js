@@ -1,6 +1,7 @@
 // `record md`: see its help text below.
 
-import { CursorError, entriesMarkdown } from "../read/index.js";
+import { CursorError, entriesMarkdown, episodeState, foldEpisodes } from "../read/index.js";
+import { episodeMarkdown } from "../read/episode-markdown.js";
 import { UsageError } from "./args.js";
 import { FILTER_HELP, FILTER_OPTIONS, TARGET_HELP, TARGET_OPTIONS, commandArgs, count, makeReader } from "./filters.js";
 import { ioOf, noFileNote, reportTrouble, streamWriter, usage } from "./output.js";
@@ -19,10 +20,31 @@ ${TARGET_HELP}
   --last N           only the last N matching entries
   --limit N          only the first N matching entries
   --title TEXT       the document's heading (default "N recordings")
+  --no-fold          show every run of a repeated automatic failure (by default the runs of one failure
+                     fingerprint are one item: count, first and last time, heads, how it was resolved)
   -h, --help         show this help
 
 ${FILTER_HELP}
 `;
+
+/** The records with each failure episode's runs replaced by one item, where its first run was. */
+function foldedItems(recs) {
+  const { byEid } = foldEpisodes(recs);
+  const byId = new Map(recs.filter((r) => typeof r.entry?.eid === "string").map((r) => [r.entry.eid, r.entry]));
+  const shown = new Set();
+  const items = [];
+  for (const r of recs) {
+    const ep = byEid.get(r.entry?.eid);
+    if (!ep || !ep.eids.includes(r.entry.eid)) {
+      items.push(r);
+      continue;
+    }
+    if (shown.has(ep)) continue;
+    shown.add(ep);
+    items.push({ markdown: episodeMarkdown(ep, { entryOf: (eid) => byId.get(eid), state: episodeState(ep) }) });
+  }
+  return items;
+}
 
 /** record md */
 export async function md(argv, io0) {
@@ -37,6 +59,7 @@ export async function md(argv, io0) {
       "--last": { key: "last" },
       "--limit": { key: "limit" },
       "--title": { key: "title" },
+      "--no-fold": { key: "noFold", flag: true },
     }, io);
     if (!opts) return 0;
     opts.last = count(opts.last, "--last");
@@ -46,16 +69,16 @@ export async function md(argv, io0) {
     if (e instanceof UsageError || e instanceof CursorError) return usage(io.stderr, "md", e);
     throw e;
   }
-  let texts = [];
+  let recs = [];
   for (const r of reader.records()) {
-    texts.push(r.text);
-    if (opts.last !== undefined && texts.length > opts.last * 2 + 64) texts = texts.slice(-opts.last);
-    if (opts.limit !== undefined && texts.length >= opts.limit && opts.last === undefined) break;
+    recs.push(r);
+    if (opts.last !== undefined && recs.length > opts.last * 2 + 64) recs = recs.slice(-opts.last);
+    if (opts.limit !== undefined && recs.length >= opts.limit && opts.last === undefined) break;
   }
-  if (opts.last !== undefined) texts = opts.last === 0 ? [] : texts.slice(-opts.last);
-  if (opts.limit !== undefined) texts = texts.slice(0, opts.limit);
+  if (opts.last !== undefined) recs = opts.last === 0 ? [] : recs.slice(-opts.last);
+  if (opts.limit !== undefined) recs = recs.slice(0, opts.limit);
   const out = streamWriter(io.stdout);
-  out.write(entriesMarkdown(texts, { title: opts.title }));
+  out.write(entriesMarkdown(opts.noFold ? recs : foldedItems(recs), { title: opts.title, count: recs.length }));
   await out.flush();
   noFileNote(io.stderr, reader);
   reportTrouble(io.stderr, reader);

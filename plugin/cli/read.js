@@ -2,7 +2,7 @@
 
 import { fs as nodeFs, path } from "../builtins.js";
 import { replaceFile } from "../io.js";
-import { CursorError } from "../read/index.js";
+import { CursorError, foldEpisodes } from "../read/index.js";
 import { UsageError } from "./args.js";
 import { FILTER_HELP, FILTER_OPTIONS, TARGET_HELP, TARGET_OPTIONS, commandArgs, count, makeReader } from "./filters.js";
 import { ioOf, noFileNote, reportTrouble, streamWriter, usage } from "./output.js";
@@ -24,6 +24,11 @@ ${TARGET_HELP}
   --cursor-file F    resume from the cursor in file F (if it exists) and store the new cursor there
                      when done: "record read --cursor-file F" run again prints only what is new
   --limit N          stop after N entries (the cursor then points just after the N-th)
+  --fold             fold repeated automatic failures: the runs of one failure fingerprint in a session
+                     print as one line {"episode": {...}} where the first run was (count, first and last
+                     time and eid, heads, failure lines, first and last output, resolved, regressed,
+                     lessons). With --json every entry is still printed, a run with "episode": ID added,
+                     and each episode follows as {"episode": {...}} before the closing cursor line
   -h, --help         show this help
 
 ${FILTER_HELP}
@@ -47,6 +52,32 @@ function writeCursorFile(p, cursor) {
   replaceFile(nodeFs, p, cursor + "\n");
 }
 
+/** The records with their failure episodes: see --fold in the help. */
+function writeFolded(out, recs, json) {
+  const { episodes, byEid } = foldEpisodes(recs);
+  const runOf = (r) => {
+    const ep = byEid.get(r.entry?.eid);
+    return ep && ep.eids.includes(r.entry.eid) ? ep : null;
+  };
+  if (json) {
+    for (const r of recs) {
+      const ep = runOf(r);
+      out.write(`{"cursor":"${r.cursor}","entry":${r.text}${ep ? `,"episode":${JSON.stringify(ep.id)}` : ""}}\n`);
+    }
+    for (const ep of episodes) out.write(JSON.stringify({ episode: ep }) + "\n");
+    return;
+  }
+  const shown = new Set();
+  for (const r of recs) {
+    const ep = runOf(r);
+    if (!ep) out.write(r.text + "\n");
+    else if (!shown.has(ep)) {
+      shown.add(ep);
+      out.write(JSON.stringify({ episode: ep }) + "\n");
+    }
+  }
+}
+
 /** record read */
 export async function read(argv, io0) {
   const io = ioOf(io0);
@@ -60,6 +91,7 @@ export async function read(argv, io0) {
       "--since": { key: "since" },
       "--cursor-file": { key: "cursorFile" },
       "--limit": { key: "limit" },
+      "--fold": { key: "fold", flag: true },
     }, io);
     if (!opts) return 0;
     opts.limit = count(opts.limit, "--limit");
@@ -76,7 +108,16 @@ export async function read(argv, io0) {
   const out = streamWriter(io.stdout);
   let n = 0;
   let last = null;
-  if (opts.limit !== 0) {
+  if (opts.fold && opts.limit !== 0) {
+    // Folding needs every run of an episode before it can print the first: the read is gathered first.
+    const recs = [];
+    for (const r of reader.records()) {
+      recs.push(r);
+      last = r.cursor;
+      if (++n >= (opts.limit ?? Infinity)) break;
+    }
+    writeFolded(out, recs, opts.json);
+  } else if (opts.limit !== 0) {
     for (const r of reader.records()) {
       if (opts.json) out.write(`{"cursor":"${r.cursor}","entry":${r.text}}\n`);
       else out.write(r.text + "\n");

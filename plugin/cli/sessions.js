@@ -10,7 +10,8 @@ export const HELP = `record sessions - the sessions seen in the recordings, most
 Usage: record sessions [OPTIONS] [FILTERS]
 
 One line per session: its id, entry count, first and last time, and the repos it recorded in.
-Entries without a session are counted under "(no session)".
+The runs of one repeated automatic failure count as one entry (FAILED: the failure episodes, and how
+many runs they had). Entries without a session are counted under "(no session)".
 
 Options:
 ${TARGET_HELP}
@@ -39,12 +40,13 @@ export async function sessions(argv, io0) {
   } else if (result.sessions.length) {
     const rows = result.sessions.map((s) => [
       s.session ?? "(no session)",
-      String(s.entries),
+      String(s.entries - s.runs + s.episodes),
+      s.episodes ? `${s.episodes} (${s.runs} run${s.runs === 1 ? "" : "s"})` : "-",
       s.first ?? "-",
       s.last ?? "-",
       s.repos.join(", ") || "-",
     ]);
-    const head = ["SESSION", "ENTRIES", "FIRST", "LAST", "REPOS"];
+    const head = ["SESSION", "ENTRIES", "FAILED", "FIRST", "LAST", "REPOS"];
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     for (const r of [head, ...rows]) {
       out.write(r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join("  ") + "\n");

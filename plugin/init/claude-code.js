@@ -5,7 +5,9 @@
 import { parseConfig, setAt, valueAt } from "./jsonc.js";
 import { addHooks } from "./hook-entries.js";
 
-const EVENTS = ["PostToolUseFailure", "SubagentStop"];
+// PostToolUse only for Bash: a passing gate that failed before is the red-to-green moment; hook mode starts on
+// every successful Bash call for it, and decides before it loads the core.
+const EVENTS = { PostToolUseFailure: "*", SubagentStop: "*", PostToolUse: "Bash" };
 export const HOOK_COMMAND = "record hook claude-code";
 export const SERVER = { type: "stdio", command: "record", args: ["mcp"] };
 

@@ -7,7 +7,7 @@ import { parseConfig } from "./jsonc.js";
 import { addHooks } from "./hook-entries.js";
 import { said } from "./claude-code.js";
 
-const EVENTS = ["PostToolUse", "SubagentStop"];
+const EVENTS = { PostToolUse: "*", SubagentStop: "*" };
 export const HOOK_COMMAND = "record hook codex";
 // Codex starts MCP servers with a reduced environment: the target's variable is passed through by name.
 export const SERVER = { command: "record", args: ["mcp"], env_vars: ["AI_RECORDINGS_FILE"] };

@@ -10,8 +10,9 @@ export function runsOurHook(command, host) {
   return typeof command === "string" && new RegExp(`(^|[\\s/])(record|record\\.cjs|cli\\.js)\\s+hook\\s+${host}(\\s|$)`).test(command);
 }
 
-/** `text` (the config file, as a jsonc tree `root`) with one `command` hook under each of `events` that does not
- *  run ours yet. Returns { text, added: [event names], present: [event names] }. */
+/** `text` (the config file, as a jsonc tree `root`) with one `command` hook under each event of `events` (event
+ *  name → the tool matcher its hook gets) that does not run ours yet. Returns { text, added: [event names],
+ *  present: [event names] }. */
 export function addHooks(text, root, file, events, host, command) {
   const hooks = valueAt(root, ["hooks"]);
   if (hooks !== undefined && (hooks === null || typeof hooks !== "object" || Array.isArray(hooks))) {
@@ -19,7 +20,7 @@ export function addHooks(text, root, file, events, host, command) {
   }
   const added = [];
   const present = [];
-  for (const event of events) {
+  for (const [event, matcher] of Object.entries(events)) {
     const groups = hooks?.[event];
     if (groups !== undefined && !Array.isArray(groups)) throw new InitError(`${file}: "hooks.${event}" is not a list`);
     const ours = (groups ?? []).some((g) => Array.isArray(g?.hooks) && g.hooks.some((h) => runsOurHook(h?.command, host)));
@@ -27,7 +28,7 @@ export function addHooks(text, root, file, events, host, command) {
       present.push(event);
       continue;
     }
-    const entry = { matcher: "*", hooks: [{ type: "command", command }] };
+    const entry = { matcher, hooks: [{ type: "command", command }] };
     text = groups === undefined ? setAt(text, ["hooks", event], [entry]) : setAt(text, ["hooks", event, -1], entry);
     added.push(event);
   }

@@ -96,12 +96,11 @@ export function entryMarkdown(text, { heading = "##" } = {}) {
   return lines.join("\n") + "\n";
 }
 
-/** Markdown for several entries (records from the reader, or line texts), under one title. */
-export function entriesMarkdown(items, { title } = {}) {
-  const texts = items.map((x) => (typeof x === "string" ? x : x.text));
+/** Markdown for several entries (records from the reader, line texts, or items whose `markdown` is made
+ *  already, such as a folded episode), under one title; `count` is how many recordings the title names. */
+export function entriesMarkdown(items, { title, count = items.length } = {}) {
   const parts = [];
-  const n = texts.length;
-  parts.push(`# ${title ?? `${n} recording${n === 1 ? "" : "s"}`}\n`);
-  for (const t of texts) parts.push(entryMarkdown(t, { heading: "##" }));
+  parts.push(`# ${title ?? `${count} recording${count === 1 ? "" : "s"}`}\n`);
+  for (const x of items) parts.push(typeof x === "string" ? entryMarkdown(x, { heading: "##" }) : (x.markdown ?? entryMarkdown(x.text, { heading: "##" })));
   return parts.join("\n");
 }

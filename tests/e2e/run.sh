@@ -4,4 +4,4 @@
 # About 40 s on two cores. KEEP_E2E=1 keeps each sandbox under $TMPDIR for inspection.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-exec node --test --test-concurrency=1 "$@" tests/e2e/opencode.e2e.test.js tests/e2e/recall.e2e.test.js
+exec node --test --test-concurrency=1 "$@" tests/e2e/opencode.e2e.test.js tests/e2e/recall.e2e.test.js tests/e2e/green.e2e.test.js

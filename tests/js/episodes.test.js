@@ -5,6 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { episodeState, foldEpisodes } from "../../plugin/read/episodes.js";
+import { listSessions } from "../../plugin/read/sessions.js";
+import { runCli } from "./helpers.js";
 import { record } from "../../plugin/recorder.js";
 import { entries, gitRepo, lines, tmpdir } from "./helpers.js";
 
@@ -46,6 +48,29 @@ test("ten red runs of one test are one episode of ten", () => {
   assert.deepEqual(ep.heads, ["c0ffee1", "c0ffee2"], "the distinct heads, in order");
   assert.equal(episodeState(ep), "ongoing");
   assert.equal(byEid.get(eids[4]), ep);
+  const [s] = listSessions({ file }).sessions;
+  assert.deepEqual([s.session, s.entries, s.runs, s.episodes], ["s1", 10, 10, 1]);
+});
+
+test("record read --fold and record md show the runs as one item; --json keeps every line", () => {
+  const { file, eids } = history([[0, red(1)], [1, red(2)], [2, { note: "between" }, { capture: "agent" }], [3, red(3)]]);
+  const folded = runCli(["read", "--fold", "--file", file]);
+  assert.equal(folded.code, 0, folded.stderr);
+  const out = folded.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(out.length, 2, "one episode where the first run was, then the note");
+  assert.deepEqual(out[0].episode.eids, [eids[0], eids[1], eids[3]]);
+  assert.equal(out[1].note, "between");
+  const json = runCli(["read", "--fold", "--json", "--file", file]).stdout.trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(json.filter((l) => l.entry).length, 4, "every line is still there");
+  assert.deepEqual(json.filter((l) => l.entry).map((l) => l.episode ?? null), [out[0].episode.id, out[0].episode.id, null, out[0].episode.id]);
+  assert.equal(json.at(-2).episode.count, 3);
+  assert.ok(json.at(-1).cursor);
+  const md = runCli(["md", "--file", file]).stdout;
+  assert.match(md, /^# 4 recordings/);
+  assert.equal((md.match(/^## gate\.failed ×3 — cargo test \(ongoing\)$/gm) ?? []).length, 1, md);
+  assert.doesNotMatch(md, /^## gate\.failed — /m);
+  const every = runCli(["md", "--no-fold", "--file", file]).stdout;
+  assert.equal((every.match(/^## gate\.failed/gm) ?? []).length, 3);
 });
 
 test("a second failing test under the same command is a sibling episode", () => {

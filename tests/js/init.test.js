@@ -207,6 +207,8 @@ test("claude-code: hooks beside the user's own in .claude/settings.json, the ser
   const ours = { matcher: "*", hooks: [{ type: "command", command: "record hook claude-code" }] };
   assert.deepEqual(hooks.PostToolUseFailure, [{ matcher: "Edit", hooks: [{ type: "command", command: "notify-send failed" }] }, ours]);
   assert.deepEqual(hooks.SubagentStop, [ours]);
+  // A passing Bash call is the red-to-green moment: PostToolUse, for Bash only.
+  assert.deepEqual(hooks.PostToolUse, [{ ...ours, matcher: "Bash" }]);
   assert.match(after, /^ {8}"SubagentStop": \[$/m, "four-space indentation kept");
   assert.deepEqual(json(mcp).mcpServers, { github: { command: "gh-mcp" }, recordings: { type: "stdio", command: "record", args: ["mcp"] } });
   assert.equal(read(`${mcp}.bak`), '{"mcpServers": {"github": {"command": "gh-mcp"}}}');

@@ -42,10 +42,10 @@ test("listSessions: a session's times come from its string ts only, non-string s
   fs.writeFileSync(file, lines.map((l) => JSON.stringify(l) + "\n").join("") + "oops\n");
   const r = listSessions({ file });
   assert.deepEqual(r.sessions, [
-    { session: "a", entries: 1, first: "2026-11-03T00:00:00.000Z", last: "2026-11-03T00:00:00.000Z", repos: [], agents: [], models: [] },
-    { session: "b", entries: 3, first: "2026-11-01T00:00:00.000Z", last: "2026-11-02T00:00:00.000Z", repos: ["r1", "r2"], agents: ["a"], models: [] },
-    { session: null, entries: 1, first: "2026-10-01T00:00:00.000Z", last: "2026-10-01T00:00:00.000Z", repos: [], agents: [], models: [] },
-    { session: "c", entries: 1, first: null, last: null, repos: [], agents: [], models: [] },
+    { session: "a", entries: 1, runs: 0, episodes: 0, first: "2026-11-03T00:00:00.000Z", last: "2026-11-03T00:00:00.000Z", repos: [], agents: [], models: [] },
+    { session: "b", entries: 3, runs: 0, episodes: 0, first: "2026-11-01T00:00:00.000Z", last: "2026-11-02T00:00:00.000Z", repos: ["r1", "r2"], agents: ["a"], models: [] },
+    { session: null, entries: 1, runs: 0, episodes: 0, first: "2026-10-01T00:00:00.000Z", last: "2026-10-01T00:00:00.000Z", repos: [], agents: [], models: [] },
+    { session: "c", entries: 1, runs: 0, episodes: 0, first: null, last: null, repos: [], agents: [], models: [] },
   ]);
   assert.equal(r.damage.length, 1, "damage is reported, as by the reader");
   assert.equal(r.file, file);
@@ -66,5 +66,5 @@ test("record sessions: most recent first, with counts and first/last time", asyn
     ],
   );
   const text = await run("sessions", ["--file", file]);
-  assert.match(text.stdout.split("\n")[1], /^ses_03\s+2\s+2026-11-22T09:00:00.000Z/);
+  assert.match(text.stdout.split("\n")[1], /^ses_03\s+2\s+-\s+2026-11-22T09:00:00.000Z/);
 });

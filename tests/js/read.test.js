@@ -57,8 +57,9 @@ async function suite() {
     const byName = await import("opencode-recordings/read");
     assert.equal(byName.RecordingsReader, read.RecordingsReader);
     assert.deepEqual(Object.keys(byName).sort(), [
-      "CursorError", "DEFAULT_SETTLE_MS", "DEFAULT_TAIL_GRACE_MS", "FINGERPRINT_BYTES", "RecordingsReader",
-      "decodeCursor", "encodeCursor", "entriesMarkdown", "entryMarkdown", "findEntries", "kindsOf", "listSegments",
+      "CursorError", "DEFAULT_SETTLE_MS", "DEFAULT_TAIL_GRACE_MS", "EPISODE_GAP_MS", "FINGERPRINT_BYTES", "RecordingsReader",
+      "decodeCursor", "encodeCursor", "entriesMarkdown", "entryMarkdown", "episodeState", "findEntries", "fingerprintOfEntry",
+      "foldEpisodes", "kindsOf", "listSegments",
       "listSessions", "makeFilter", "parseTime", "quarantineFile", "rawMembers", "readRecordings", "resolveFile",
     ]);
   });

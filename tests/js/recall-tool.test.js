@@ -2,6 +2,7 @@
 // call's output, in Claude Code hook mode the PostToolUseFailure hook's additionalContext.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -146,4 +147,9 @@ test("hook mode: Claude Code's PostToolUseFailure gets the hint as additionalCon
   assert.ok(runCli(["hook", "claude-code"], { env: w.env, input: payload("s2", LINKER_OUTPUT) }).stdout.includes(w.eids.lesson));
   assert.equal(runCli(["hook", "claude-code"], { env: w.env, input: payload("s3", UNRELATED_OUTPUT, "cargo build") }).stdout, "");
   assert.equal(runCli(["hook", "claude-code"], { env: { ...w.env, AI_RECORDINGS_HINTS: "0" }, input: payload("s4", LINKER_OUTPUT) }).stdout, "");
+  // A failing command that is not a gate (a CI entry point) is searched too, and not recorded.
+  const before = fs.readFileSync(w.file, "utf8");
+  const ci = runCli(["hook", "claude-code"], { env: w.env, input: payload("s5", LINKER_OUTPUT, "./ci/script.sh") });
+  assert.ok(ci.stdout.includes(w.eids.lesson), ci.stdout || ci.stderr);
+  assert.equal(fs.readFileSync(w.file, "utf8"), before, "only gates are recorded");
 });

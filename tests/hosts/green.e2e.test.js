@@ -1,0 +1,85 @@
+// Red to green through the real Claude Code, offline: in a scripted session `npm test` fails twice, the model
+// fixes it and runs it again; hook mode (PostToolUse of Bash, added by `record init claude-code`) writes
+// gate.passed and adds the line asking what fixed it as additionalContext. The assertions are on what the mock
+// model received and on the recordings file.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { startAnthropic } from "./mock-models.js";
+import { makeSandbox, runClaude, cleanup, CLAUDE } from "./harness.js";
+
+const NUDGE = "[recordings] npm test passes now after 2 failures in this session";
+
+/** A gate that fails until the file `fixed` exists. */
+function fixableGate(d) {
+  fs.writeFileSync(path.join(d.project, "fail.js"), 'if (require("fs").existsSync("fixed")) { console.log("ok 2 - widget spins"); process.exit(0); }\nconsole.error("not ok 2 - widget spins");\nprocess.exit(3);\n');
+}
+
+/** Runs the session: fail, fail, fix, pass, done (or `script` instead). Returns { bodies, entries }. */
+async function session(d, { extraEnv = {}, script } = {}) {
+  const bodies = [];
+  const steps = script ?? ["npm test", "npm test", "touch fixed", "npm test"];
+  const mock = await startAnthropic(({ n, body }) => {
+    if (!(body?.tools ?? []).length) return { text: "title" };
+    bodies[n] = body;
+    if (n < steps.length) return { tool: "Bash", args: { command: steps[n], description: "step" } };
+    return { text: "All done." };
+  });
+  try {
+    const r = await runClaude(d, "fix the widget", { mockUrl: mock.url, extraEnv: { AI_RECORDINGS_HINTS: "0", ...extraEnv } });
+    assert.equal(r.code, 0, `claude failed: ${r.stderr.slice(-2000)}`);
+  } finally {
+    await mock.close();
+  }
+  const entries = fs.existsSync(d.file) ? fs.readFileSync(d.file, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+  return { bodies, entries };
+}
+
+const skip = !fs.existsSync(CLAUDE) && "claude not installed";
+
+test("claude-code: a gate that turns green is recorded and the model is asked, once, what fixed it", { skip }, async () => {
+  const d = makeSandbox("hosts-green-");
+  try {
+    fixableGate(d);
+    const { bodies, entries } = await session(d);
+    const seen = (n) => JSON.stringify(bodies[n]?.messages ?? []);
+    assert.ok(seen(2).includes("not ok 2 - widget spins"), "the failures reached the model");
+    assert.ok(!seen(3).includes(NUDGE), "no line before the gate passes");
+    const after = seen(4);
+    assert.ok(after.includes(NUDGE), after.slice(-3000));
+    assert.equal(after.split(NUDGE).length, 2, "the line appears once");
+    const triggers = entries.map((e) => e.trigger);
+    assert.deepEqual(triggers, ["gate.failed", "gate.failed", "gate.passed"]);
+    const [f1, f2, pass] = entries;
+    assert.equal(f1.fp, f2.fp, "two runs of one failure share a fingerprint");
+    assert.deepEqual(pass.resolves, [f1.fp]);
+    assert.equal(pass.failures, 2);
+    assert.equal(pass.first_eid, f1.eid);
+    assert.ok(after.includes(f1.eid), "the line names the failure to resolve");
+  } finally {
+    cleanup(d);
+  }
+});
+
+test("claude-code: a gate that never failed, or nudges switched off, adds nothing", { skip }, async () => {
+  const d = makeSandbox("hosts-green-off-");
+  try {
+    fixableGate(d);
+    fs.writeFileSync(path.join(d.project, "fixed"), "");
+    const clean = await session(d, { script: ["npm test", "npm test"] });
+    assert.ok(!JSON.stringify(clean.bodies).includes("passes now"), "no line for a gate that never failed");
+    assert.deepEqual(clean.entries, []);
+  } finally {
+    cleanup(d);
+  }
+  const e = makeSandbox("hosts-green-off-");
+  try {
+    fixableGate(e);
+    const off = await session(e, { extraEnv: { AI_RECORDINGS_NUDGES: "0" } });
+    assert.ok(!JSON.stringify(off.bodies).includes("passes now"), "switched off: no line");
+    assert.deepEqual(off.entries.map((x) => x.trigger), ["gate.failed", "gate.failed", "gate.passed"], "the resolution is still recorded");
+  } finally {
+    cleanup(e);
+  }
+});
