@@ -13,12 +13,20 @@ import { FACETS, applyState, facetValue, hashToState, haystackOf, stateToHash, t
 const PAGE = 50;
 
 // Marks for bench/view.js: data parsed, charts drawn, page ready.
-const data = JSON.parse(document.getElementById("data").textContent);
+const dataElement = document.getElementById("data");
+const data = JSON.parse(dataElement.textContent);
+dataElement.textContent = ""; // its text, as large as the page, is not needed once parsed
 performance.mark("view:parsed");
 const entries = data.entries;
 // What the search looks in, made once, when first needed or when the page is idle after it is drawn.
 let hay = null;
-const haystacks = () => (hay ??= entries.map(haystackOf));
+const haystacks = () => {
+  if (!hay) {
+    hay = entries.map(haystackOf);
+    performance.mark("view:haystacks");
+  }
+  return hay;
+};
 const byEid = new Map(entries.filter((e) => e.eid).map((e) => [e.eid, e]));
 const episodes = new Map(data.episodes.map((ep) => [ep.id, ep]));
 const indexOfEid = new Map(entries.map((e, i) => [e.eid, i]));
