@@ -65,9 +65,13 @@ test("hostile entries stay text: no script runs, no element is made from them", 
       pwned: window.__pwned ?? null,
       scripts: document.scripts.length,
       imgs: document.images.length,
-      links: document.querySelectorAll("a[href], iframe, object, embed, link").length,
+      links: document.querySelectorAll("a[href], iframe, object, embed, link, svg").length,
     }));
     assert.deepEqual(facts, { pwned: null, scripts: 2, imgs: 0, links: 0 });
+    // Hostile stamps are facet values and stamps like any other.
+    assert.ok((await page.locator('fieldset[data-field="model"] label').allTextContents()).includes(`${HOSTILE.svg}1`));
+    assert.ok((await page.locator('fieldset[data-field="agent"] label').allTextContents()).includes(`${HOSTILE.attr}1`));
+    assert.match(await hostile.locator(".stamps").textContent(), new RegExp(`model ${HOSTILE.svg.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")} · agent `));
   });
 });
 

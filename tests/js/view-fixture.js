@@ -33,12 +33,14 @@ export const HOSTILE = {
   separators: "line\u2028separator\u2029paragraph",
   lone: "half a pair: \ud800 and \udfff",
   comment: "<!-- <script>window.__pwned='comment'</script> -->",
+  svg: "<svg onload=\"window.__pwned='svg'\"></svg>",
+  attr: '"><script>window.__pwned="attr"</script>',
 };
 
-/** The entries, in append order: [entry object, minutes ago]. */
+/** The entries, in append order. */
 export function fixtureEntries() {
   const a = (n, ago, repo, session, capture, body) => ({ ts: at(ago), eid: eid(n), ...body, ...stamps(repo, session, capture) });
-  return [
+  const list = [
     a(1, 60 * 24 * 40, "widgets", "ses_old", "agent", { lesson: "an entry outside the 30 day window" }),
     a(2, 60 * 24 * 3, "widgets", "ses_a", "agent", { category: "tool lied", finding: "npm test printed ok but ran 0 suites", sentiment: { irritation: 0.7 } }),
     a(3, 60 * 24 * 3 - 5, "widgets", "ses_a", "auto", { trigger: "gate.failed", command: "cargo test", exit: 101, output_tail: "running 3 tests\nerror[E0308]: mismatched types\ntest result: FAILED", output_bytes: 60, fp: FP }),
@@ -61,6 +63,9 @@ export function fixtureEntries() {
     a(13, 60 * 12, "gadgets", "ses_d", "agent", { kind: "huge", note: "a 1 MiB field follows", blob: "x".repeat(1024 * 1024) }),
     a(14, 60, "gadgets", "ses_d", "mcp", { finding: "the mcp server answered in 3 ms", sentiment: "calm", numbers: [1.0, 2.50] }),
   ];
+  // Stamps are recorded text too: the facets and the stamps line show these.
+  Object.assign(list[11], { model: HOSTILE.svg, agent: HOSTILE.attr });
+  return list;
 }
 
 /** Writes the fixture under `dir`: r.jsonl (with one damaged line) and r.quarantine.jsonl. Returns the file. */
