@@ -153,6 +153,11 @@ test("episodes fold the runs of a fingerprint; a run and the entry's stored line
     assert.equal(await page.evaluate(() => location.hash), `#sel=${eid(4)}`);
     await sel.locator("details.line > summary").click();
     assert.equal(await sel.locator(".show code").textContent(), `record show ${eid(4)}`);
+    // Copy puts the command on the clipboard, or, where the page may not write it, selects it to copy by hand.
+    await sel.locator(".show button.copy").click();
+    await page.waitForFunction(() => document.querySelector("article.entry.selected .show button.copy").textContent === "copied" || getSelection().toString() !== "");
+    const copied = await page.evaluate(() => ({ said: document.querySelector("article.entry.selected .show button.copy").textContent, selected: getSelection().toString() }));
+    assert.ok(copied.said === "copied" || copied.selected === `record show ${eid(4)}`, JSON.stringify(copied));
     assert.match(await sel.locator("details.line pre").textContent(), /^\{"ts":".*"fp":"g1_00112233445566aa"/);
     // A subagent's brief and answer are folded with their sizes.
     const sub = page.locator("article.entry", { hasText: "subagent.completed" }).first();
