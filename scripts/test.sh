@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test, from a fresh clone: installs what is missing (wasm target, wasm-bindgen CLI, Node 22 and 24, npm
-# packages), builds the wasm, then runs the Rust tests natively and under wasm on Node, the JS suites in Node 22,
-# Node 24, the machine's Node and Bun, the package as packed and installed, and the end-to-end suites inside the
-# real opencode, Claude Code and Codex.
+# packages, Chromium), builds the wasm, then runs the Rust tests natively and under wasm on Node, the JS suites in
+# Node 22, Node 24, the machine's Node and Bun, the `record view` page in headless Chromium, the package as packed
+# and installed, and the end-to-end suites inside the real opencode, Claude Code and Codex.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*" >&2; }
