@@ -29,6 +29,11 @@ test("a facet's counts leave its own choice out and apply every other filter and
   assert.deepEqual(q.shown.map((i) => entries[i].eid).length, 3);
   assert.deepEqual(Object.fromEntries(q.counts.sentiment), { no: 3 });
   assert.equal(applyState(entries, hay, "mismatched nowhere-at-all", {}).shown.length, 0);
+  // Only the fields asked for are counted; what shows is the same.
+  const some = applyState(entries, hay, "", { capture: new Set(["auto"]) }, ["repo"]);
+  assert.deepEqual(some.shown, auto.shown);
+  assert.deepEqual(Object.fromEntries(some.counts.repo), { widgets: 5, gadgets: 2 });
+  assert.equal(some.counts.capture.size, 0);
 });
 
 test("match ranges merge overlaps; the hash carries query, facets, selection and theme both ways", () => {

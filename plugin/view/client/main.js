@@ -135,7 +135,7 @@ function renderMore(upTo = rendered + PAGE) {
 }
 
 function update({ keepSel = false, typing = false } = {}) {
-  view = applyState(entries, state.query ? haystacks() : null, state.query, state.selected);
+  view = applyState(entries, state.query ? haystacks() : null, state.query, state.selected, [...varied]);
   status.textContent = `${view.shown.length} of ${entries.length} entries on this page match`;
   timeline.replaceChildren();
   rendered = 0;

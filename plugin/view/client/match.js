@@ -40,9 +40,10 @@ export function termsOf(query) {
  * query), `selected` maps a
  * field to the Set of its chosen values (any of them matches; different fields must all match). A facet
  * value's count is how many entries would show with that value chosen instead: the query and every other
- * facet applied, its own left out. Returns { shown: [index], counts: { field: Map(value → count) } }.
+ * facet applied, its own left out; only the fields in `counted` are counted (the page lists only those whose
+ * values differ). Returns { shown: [index], counts: { field: Map(value → count) } }.
  */
-export function applyState(entries, hay, query, selected) {
+export function applyState(entries, hay, query, selected, counted = FACETS.map(([f]) => f)) {
   const terms = termsOf(query);
   const active = FACETS.map(([f]) => f).filter((f) => selected[f] && selected[f].size);
   const counts = {};
@@ -69,7 +70,7 @@ export function applyState(entries, hay, query, selected) {
     }
     if (failing === 0) shown.push(i);
     if (failing > 1) continue;
-    for (const [f] of FACETS) {
+    for (const f of counted) {
       if (failing === 1 && f !== failed) continue;
       const v = facetValue(e, f);
       counts[f].set(v, (counts[f].get(v) ?? 0) + 1);
