@@ -23,7 +23,7 @@ function stacked(series) {
   return totals.reverse();
 }
 
-function plot(box, title, days, series0, { points = false, bars = false, unit = "" } = {}) {
+function plot(box, title, days, series0, { points = false, bars = false, unit = "", fromZero = bars } = {}) {
   const series = bars && series0.length ? stacked(series0) : series0;
   const c = colours();
   const wrap = el("figure", { className: "chart" }, el("figcaption", null, title));
@@ -38,7 +38,8 @@ function plot(box, title, days, series0, { points = false, bars = false, unit = 
     height: 180,
     legend: { show: true },
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: true } },
+    // Counts and minutes start at zero; a sentiment's scale is its own.
+    scales: { x: { time: true }, ...(fromZero ? { y: { range: (u, min, max) => [0, Math.max(1, max) * 1.05] } } : {}) },
     axes: [
       { stroke: c.fg, grid: { stroke: c.grid }, ticks: { stroke: c.grid } },
       { stroke: c.fg, grid: { stroke: c.grid }, ticks: { stroke: c.grid }, label: unit || undefined, size: 50 },
@@ -72,7 +73,7 @@ export function drawCharts(box, charts) {
   const made = [
     plot(box, "Entries per day by capture", days, charts.captures, { bars: true }),
     plot(box, "Automatic entries per day by trigger", days, charts.triggers, { bars: true }),
-    plot(box, "Failure episodes: minutes to green (median per day) by repository", days, charts.to_green, { points: true, unit: "minutes" }),
+    plot(box, "Failure episodes: minutes to green (median per day) by repository", days, charts.to_green, { points: true, unit: "minutes", fromZero: true }),
     plot(box, "Sentiment over time (daily mean of numeric values)", days, charts.sentiment, { points: true }),
     plot(box, "Sentiment words per day", days, charts.sentiment_words, { bars: true }),
   ];
