@@ -9,13 +9,19 @@
 
 use crate::outcome::{Outcome, Target};
 use crate::parse::strict_json::{self, encode_string};
+use memchr::memmem;
 use regex_lite::Regex;
 use std::sync::OnceLock;
+
+mod normalise;
+pub use normalise::{normalise, paths};
 
 /// The rule's version, the prefix of every fingerprint it makes.
 pub const VERSION: &str = "g1";
 /// At most this many failure lines make the signature (the first ones: what broke first is what the fix is about).
 const SIGNATURE_LINES: usize = 5;
+/// At most this many failure lines are compared for repeats (a log of a thousand identical errors stops here).
+const MAX_CANDIDATES: usize = 64;
 /// Lines of the output's end used when no line looks like a failure.
 const TAIL_LINES: usize = 3;
 /// A signature line kept for readers is cut to this many characters.
@@ -89,12 +95,7 @@ pub fn of_line(line: &str) -> Option<Fingerprint> {
     }
     let scanned = strict_json::scan(line).ok()?;
     let members = scanned.members.as_deref()?;
-    let get = |name: &str| {
-        members
-            .iter()
-            .find(|m| strict_json::decode_string(scanned.key(m)).as_deref() == Some(name))
-            .map(|m| scanned.value(m))
-    };
+    let get = |name: &str| members.iter().find(|m| key_is(scanned.key(m), name)).map(|m| scanned.value(m));
     let text = |name: &str| get(name).and_then(strict_json::decode_string).unwrap_or_default();
     if get("fp").is_some() || text("capture") != "auto" {
         return None;
@@ -111,67 +112,152 @@ pub fn of_line(line: &str) -> Option<Fingerprint> {
     Some(of_facts(&Facts { repo, command, exit, output, workdir }))
 }
 
+/// Whether a member's key token names `name` (escapes decoded only when the token has any).
+fn key_is(token: &str, name: &str) -> bool {
+    if token.contains('\\') {
+        return strict_json::decode_string(token).as_deref() == Some(name);
+    }
+    token.len() == name.len() + 2 && &token[1..token.len() - 1] == name
+}
+
 /// The fingerprint of a failure's facts.
 pub fn of_facts(f: &Facts) -> Fingerprint {
-    let lines = signature(&f.output);
+    let lines = signature_in(&f.output, &f.workdir);
     let mut h = Fnv::new();
     h.field(&f.repo);
     h.field(&command_key(&f.command, &f.workdir));
     h.field(&f.exit);
-    for l in &lines {
-        h.field(&normalise(l, &f.workdir));
+    for (_, normalised) in &lines {
+        h.field(normalised);
     }
-    let failure = lines.iter().map(|l| cut(l.trim(), LINE_CHARS).to_owned()).collect();
+    let failure = lines.iter().map(|(l, _)| cut(l, LINE_CHARS).to_owned()).collect();
     Fingerprint { fp: format!("{VERSION}_{:016x}", h.0), failure }
 }
 
 /// The lines of `output` that say why it failed: lines with a failure marker (first [`SIGNATURE_LINES`], the same
 /// line after normalisation kept once), else its last non-empty lines.
 pub fn signature(output: &str) -> Vec<&str> {
-    let mut out: Vec<&str> = Vec::new();
-    let mut seen: Vec<String> = Vec::new();
-    for line in output.lines() {
-        if out.len() == SIGNATURE_LINES {
+    signature_in(output, "").into_iter().map(|(l, _)| l).collect()
+}
+
+/// The signature's lines (trimmed) with their normalised forms, `workdir` standing for the repository.
+fn signature_in<'o>(output: &'o str, workdir: &str) -> Vec<(&'o str, String)> {
+    let mut out: Vec<(&str, String)> = Vec::new();
+    let mut candidates = 0;
+    let marked = lines_mentioning(output);
+    let mut at = 0;
+    for raw in output.split('\n') {
+        let start = at;
+        at += raw.len() + 1;
+        if out.len() == SIGNATURE_LINES || candidates == MAX_CANDIDATES {
             break;
         }
-        if !is_failure_line(line) {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let t = line.trim_start();
+        if !(starts_like_failure(line, t) || (marked.binary_search(&start).is_ok() && mentions_failure(t))) {
             continue;
         }
-        let n = normalise(line, "");
-        if !seen.contains(&n) {
-            seen.push(n);
-            out.push(line.trim());
+        candidates += 1;
+        let n = normalise(line, workdir);
+        if !out.iter().any(|(_, seen)| *seen == n) {
+            out.push((line.trim(), n));
         }
     }
     if out.is_empty() {
         let last: Vec<&str> = output.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-        out = last[last.len().saturating_sub(TAIL_LINES)..].to_vec();
+        out = last[last.len().saturating_sub(TAIL_LINES)..].iter().map(|l| (*l, normalise(l, workdir))).collect();
     }
     out
 }
 
-/// Whether a line is one a test runner, compiler or linter prints for a failure.
+/// Whether a line is one a test runner, compiler or linter prints for a failure. Plain string tests, not a
+/// regular expression: this runs on every line of a 7 KiB tail, and regex-lite's engine (chosen for the size of
+/// the .wasm) is slow over a long alternation.
 pub fn is_failure_line(line: &str) -> bool {
-    static MARKERS: OnceLock<Regex> = OnceLock::new();
-    let re = MARKERS.get_or_init(|| {
-        Regex::new(concat!(
-            r"^\s*(?:FAIL|FAILED|FAILURE|ERROR)\b", // jest, vitest, go, pytest's summary, generic
-            r"|^\s*--- FAIL:",                      // go test
-            r"|^\s*not ok \d+",                     // TAP, node:test
-            r"|\berror(?:\[E\d+\])?:",              // rustc, gcc, cargo, many CLIs
-            r"|\berror TS\d+:",                     // tsc
-            r"|^\s*\d+:\d+\s+error\s",              // eslint
-            r"|panicked at",                        // Rust
-            r"|\bAssertionError\b|\bassert(?:ion)?\b.*\bfailed\b",
-            r"|^Traceback \(most recent call last\)", // Python
-            r"|^E\s{2,}\S",                           // pytest's explanation lines
-            r"|^\s*[✗✘×●]\s",                         // vitest, jest, mocha-like reporters
-            r"|^\s*\w*(?:Error|Exception):\s",        // TypeError: ..., java.lang.IllegalStateException: ...
-            r"|^\s*test \S+ \.\.\. FAILED$",          // cargo test
-        ))
-        .expect("the failure markers compile")
+    let t = line.trim_start();
+    starts_like_failure(line, t) || mentions_failure(t)
+}
+
+/// The start offsets of the lines that hold a word some failure marker needs anywhere in the line: one substring
+/// search of the whole output per word, instead of a look at every line for each.
+fn lines_mentioning(output: &str) -> Vec<usize> {
+    static FINDERS: OnceLock<Vec<memmem::Finder<'static>>> = OnceLock::new();
+    let finders = FINDERS.get_or_init(|| {
+        ["rror", "panicked at", "assert", "xception:"].iter().map(|w| memmem::Finder::new(w.as_bytes())).collect()
     });
-    re.is_match(line)
+    let b = output.as_bytes();
+    let mut starts: Vec<usize> = finders
+        .iter()
+        .flat_map(|f| f.find_iter(b).map(|i| memchr::memrchr(b'\n', &b[..i]).map_or(0, |n| n + 1)))
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
+    starts
+}
+
+/// The markers a failure line starts with (`t` is `line` without its indentation).
+fn starts_like_failure(line: &str, t: &str) -> bool {
+    let word_at = |prefix: &str| {
+        t.starts_with(prefix) && !t[prefix.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+    };
+    // jest, vitest, go, pytest's summary and many tools start a failure line with one of these words.
+    if ["FAIL", "FAILED", "FAILURE", "ERROR"].iter().any(|w| word_at(w)) {
+        return true;
+    }
+    // go test, TAP and node:test, Python, and the reporters that mark a failed test with a cross or a bullet.
+    if t.starts_with("--- FAIL:")
+        || t.starts_with("Traceback (most recent call last)")
+        || (t.starts_with("not ok ") && t[7..].starts_with(|c: char| c.is_ascii_digit()))
+    {
+        return true;
+    }
+    if ["✗ ", "✘ ", "× ", "● "].iter().any(|m| t.starts_with(m)) {
+        return true;
+    }
+    // pytest's explanation lines: "E" then at least two spaces, at the very start of the line.
+    if line.starts_with("E  ") && line[1..].trim_start().chars().next().is_some() {
+        return true;
+    }
+    // cargo test's per-test verdict.
+    if t.starts_with("test ") && t.trim_end().ends_with(" ... FAILED") {
+        return true;
+    }
+    false
+}
+
+/// The markers a failure line holds anywhere (`t` is the line without its indentation).
+fn mentions_failure(t: &str) -> bool {
+    // eslint: "L:C  error  message  rule".
+    if t.starts_with(|c: char| c.is_ascii_digit()) && t.contains("  error  ") {
+        return true;
+    }
+    // rustc, gcc, cargo and many CLIs ("error:", "error[E0308]:"), tsc ("error TS2322:"), Rust panics and assertion
+    // failures, found in one pass over the bytes (a substring search per marker cost more than the rest).
+    let b = t.as_bytes();
+    for i in 0..b.len() {
+        let rest = &b[i..];
+        let hit = match b[i] {
+            b'e' => {
+                (rest.starts_with(b"error:") && (i == 0 || !is_word_byte(b[i - 1])))
+                    || rest.starts_with(b"error[E")
+                    || rest.starts_with(b"error TS")
+            }
+            b'p' => rest.starts_with(b"panicked at"),
+            b'A' => rest.starts_with(b"AssertionError"),
+            b'a' => rest.starts_with(b"assert") && t[i..].contains(" failed"),
+            _ => false,
+        };
+        if hit {
+            return true;
+        }
+    }
+    // Exceptions named at the start of a line ("TypeError: ...", "java.lang.IllegalStateException: ...").
+    let head = t.split_whitespace().next().unwrap_or("");
+    (head.ends_with("Error:") || head.ends_with("Exception:")) && head.len() > 6
+}
+
+fn is_word_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
 }
 
 /// A command line as "the same command": whitespace collapsed, leading `VAR=value` assignments and
@@ -193,53 +279,6 @@ pub fn command_key(command: &str, workdir: &str) -> String {
         s = stripped;
     }
     paths(&s, workdir)
-}
-
-/// The working directory, home directories and temporary paths replaced: the parts of a path that differ between
-/// checkouts, machines and runs.
-fn paths(s: &str, workdir: &str) -> String {
-    static HOME: OnceLock<Regex> = OnceLock::new();
-    static TEMP: OnceLock<Regex> = OnceLock::new();
-    let mut s = s.to_owned();
-    let wd = workdir.trim_end_matches('/');
-    if wd.len() > 1 && s.contains(wd) {
-        s = s.replace(wd, "<repo>");
-    }
-    let temp = TEMP.get_or_init(|| {
-        Regex::new(r"(?:/private)?(?:/tmp|/var/tmp|/var/folders|/dev/shm)(?:/[^\s:'\x22)\]]*)?").expect("temp paths")
-    });
-    let s = temp.replace_all(&s, "<tmp>");
-    let home = HOME.get_or_init(|| Regex::new(r"(?:/home|/Users)/[^/\s:'\x22]+|/root\b").expect("home paths"));
-    home.replace_all(&s, "~").into_owned()
-}
-
-/// A failure line with its volatile values replaced: ids, hashes, times, durations, addresses, numbers, paths.
-pub fn normalise(line: &str, workdir: &str) -> String {
-    static RULES: OnceLock<Vec<(Regex, &'static str)>> = OnceLock::new();
-    let rules = RULES.get_or_init(|| {
-        [
-            (r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}", "<uuid>"),
-            (r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?", "<time>"),
-            (r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b", "<time>"),
-            (r"\b[a-z][a-z0-9+.-]*://\S+", "<url>"),
-            (r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b", "<email>"),
-            (r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b", "<ip>"),
-            (r"\b0x[0-9a-fA-F]+\b", "<hex>"),
-            (r"\b[0-9a-f]{7,}\b", "<hex>"),
-            (r"\b\d+(?:\.\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds|m|min|mins|minutes|h)\b", "<dur>"),
-            (r"\d+(?:\.\d+)?", "<n>"),
-        ]
-        .into_iter()
-        .map(|(p, to)| (Regex::new(p).expect("a normalisation rule compiles"), to))
-        .collect()
-    });
-    let mut s = paths(&line.split_whitespace().collect::<Vec<_>>().join(" "), workdir);
-    for (re, to) in rules {
-        if let std::borrow::Cow::Owned(o) = re.replace_all(&s, *to) {
-            s = o;
-        }
-    }
-    s
 }
 
 fn cut(s: &str, max_chars: usize) -> &str {

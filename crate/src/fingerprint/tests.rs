@@ -134,3 +134,56 @@ fn command_keys_follow_the_shared_table() {
         assert_eq!(command_key(cmd, wd), want, "{cmd:?} in {wd:?}");
     }
 }
+
+#[test]
+fn failure_markers_table() {
+    for yes in [
+        "FAIL  src/a.test.ts > adds",
+        "--- FAIL: TestX (0.01s)",
+        "not ok 3 - parses",
+        "error[E0308]: mismatched types",
+        "src/a.c:3:1: error: expected ';'",
+        "src/a.ts(3,7): error TS2322: Type 'string'",
+        "  12:5  error  'x' is never used  no-unused-vars",
+        "thread 'main' panicked at src/main.rs:2:5:",
+        "AssertionError: expected 1 to be 2",
+        "assertion `left == right` failed",
+        "Traceback (most recent call last):",
+        "E       assert 1 == 2",
+        "  ✗ spins the widget",
+        "test a::b ... FAILED",
+        "TypeError: x is not a function",
+        "java.lang.IllegalStateException: closed",
+    ] {
+        assert!(is_failure_line(yes), "{yes:?}");
+    }
+    for no in [
+        "test a::b ... ok",
+        "FAILOVER configured",
+        "0 errors, 0 warnings",
+        "compiling error_handling v0.1.0",
+        "Everything up to date",
+        "not ok",
+        "Error",
+        "terror: none",
+        "Ran all test suites.",
+    ] {
+        assert!(!is_failure_line(no), "{no:?}");
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod prop {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any text: no panic, and normalising twice changes nothing more (placeholders are stable).
+        #[test]
+        fn normalise_is_total_and_idempotent(s in "\\PC{0,120}", wd in "(/[a-z]{1,6}){0,3}") {
+            let once = normalise(&s, &wd);
+            prop_assert_eq!(normalise(&once, &wd), once.clone());
+            let _ = of_facts(&Facts { output: s.clone(), command: s, workdir: wd, ..Default::default() });
+        }
+    }
+}
