@@ -1,5 +1,8 @@
 // The columns a derived store (the local recall index, an exported database) keeps beside each entry's exact
-// line, so that one table shape serves both. The line is the record; these are only for querying.
+// line, so that one table shape serves both. The line is the record; these are only for querying. Which members
+// are stamps rather than what an entry says: read/present.js.
+
+import { STAMPS } from "./read/present.js";
 
 /** The common string columns, in table order. Each is the entry's member of that name when it is a string. */
 export const COLUMNS = ["ts", "capture", "trigger", "kind", "session", "model", "agent", "repo", "origin", "git_dir", "head", "branch"];
@@ -13,8 +16,6 @@ export function columnsOf(entry) {
   return out;
 }
 
-/** Members that are stamps about where and how an entry was made, not what it says: left out of its text. */
-const STAMPS = new Set([...COLUMNS, "eid", "pwd", "client", "parent_session", "redacted", "redaction_rules", "raw_b64", "raw_encoding", "call", "child_session", "subagent_transcript"]);
 
 /** Every string an entry says, in member order (nested objects and arrays included; keys and stamps not).
  *  `raw`, the verbatim input the core keeps beside what it read out of text, only when nothing else is said. */

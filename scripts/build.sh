@@ -21,3 +21,8 @@ node_modules/.bin/esbuild plugin/cli/index.js --bundle --platform=node --format=
   --banner:js='const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' \
   --define:import.meta.url=__importMetaUrl --outfile=plugin/cli.bundle.cjs
 bash scripts/train-cache.sh node
+# The `record view` page's script and styles (uPlot included), each inlined into the page it writes and allowed
+# there by its hash; built into plugin/view/dist/ (not committed) and shipped in the package.
+node_modules/.bin/esbuild plugin/view/client/main.js --bundle --minify --format=iife --target=es2020 --platform=browser \
+  --legal-comments=none --log-level=warning --outfile=plugin/view/dist/page.js
+node_modules/.bin/esbuild plugin/view/client/style.css --bundle --minify --log-level=warning --outfile=plugin/view/dist/page.css

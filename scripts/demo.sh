@@ -27,3 +27,6 @@ cat "$AI_RECORDINGS_FILE"
 echo
 echo "# ${AI_RECORDINGS_FILE%.jsonl}.quarantine.jsonl"
 cat "${AI_RECORDINGS_FILE%.jsonl}.quarantine.jsonl"
+echo
+echo "# the page of this history (record view): open it in a browser"
+(cd "$demo" && node "$root/plugin/record.cjs" view)

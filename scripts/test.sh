@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test, from a fresh clone: installs what is missing (wasm target, wasm-bindgen CLI, Node 22 and 24, npm
-# packages), builds the wasm, then runs the Rust tests natively and under wasm on Node, the JS suites in Node 22,
-# Node 24, the machine's Node and Bun, the package as packed and installed, and the end-to-end suites inside the
-# real opencode, Claude Code and Codex.
+# packages, Chromium), builds the wasm, then runs the Rust tests natively and under wasm on Node, the JS suites in
+# Node 22, Node 24, the machine's Node and Bun, the `record view` page in headless Chromium, the package as packed
+# and installed, and the end-to-end suites inside the real opencode, Claude Code and Codex.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*" >&2; }
@@ -13,6 +13,7 @@ step "install"
 [ -x node_modules/.bin/bun ] && [ -x node_modules/.bin/esbuild ] && [ -x node_modules/.bin/opencode ] && [ -x node_modules/.bin/claude ] \
   && [ -x node_modules/.bin/codex ] && [ -d node_modules/@modelcontextprotocol/sdk ] && [ -d node_modules/pg-copy-streams ] \
   && [ -d node_modules/jsonc-parser ] && [ -d node_modules/@rainbowatcher/toml-edit-js ] && [ -d node_modules/diff ] \
+  && [ -d node_modules/uplot ] && [ -d node_modules/playwright-core ] \
   || npm install --no-audit --no-fund
 bash scripts/build.sh
 # The export suites (tests/js/export*.test.js) start throwaway PostgreSQL clusters of their own.
@@ -39,6 +40,10 @@ for runtime in .tools/node22/node_modules/.bin/node .tools/node24/node_modules/.
 done
 step "js: bun"
 node_modules/.bin/bun test --timeout 120000 tests/js/
+# The `record view` page in Debian's headless Chromium (installed when missing), offline, via playwright-core.
+step "browser: the record view page in headless Chromium"
+bash scripts/chromium.sh >/dev/null
+node --test --test-concurrency=1 tests/browser/
 step "package: packed from a clean clone, installed without Rust, used in Node 22, 24 and Bun"
 node --test --test-concurrency=1 tests/package/
 step "e2e: the plugin inside the real opencode"

@@ -28,6 +28,7 @@ const SUBCOMMANDS = {
   sync: lazy("./cli/sync.js", "sync"),
   recall: (args) => import("./recall.js").then((m) => m.recall(args, {})),
   init: lazy("./cli/init.js", "init"),
+  view: lazy("./cli/view.js", "view"),
 };
 // Subcommands whose words are all arguments (a query).
 const ALL_WORDS = new Set(["recall"]);

@@ -22,6 +22,7 @@ Subcommands (each has --help):
   recall [QUERY...]  past entries that match QUERY, best first (every word after "recall" is the
              query: "record -- recall ..." records such a sentence)
   md         recent entries as Markdown
+  view       the recordings as one offline HTML page (charts, episodes, search)
   doctor     why a recording that should exist does not (writability, status record, setup)
   mcp        serve the "record" and "recall" tools over MCP (stdio), for Claude Code, Codex and other MCP clients
   hook HOST  hook mode for claude-code or codex: one hook event on stdin, recorded

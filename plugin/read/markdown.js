@@ -2,15 +2,7 @@
 // reads as it was recorded (see members.js).
 
 import { rawMembers } from "./members.js";
-
-/** Stamps shown in the heading lines of an entry, not in its body. */
-const STAMP_KEYS = new Set(["ts", "eid", "capture", "trigger", "pwd", "repo", "git_dir", "origin", "head", "branch", "session", "model", "agent", "client", "redacted", "redaction_rules"]);
-/** Body members shown first, in this order, when present (the rest follow in the entry's order). */
-const LEAD_KEYS = ["category", "kind", "finding", "result", "lesson", "note", "sentiment"];
-/** A title is "<label> — <text>": the label from the first of these that is a string... */
-const TITLE_LABEL_KEYS = ["category", "kind", "trigger"];
-/** ...the text from the first of these. */
-const TITLE_TEXT_KEYS = ["title", "summary", "finding", "lesson", "note", "raw"];
+import { leadMembers, stampsOf, titleOf } from "./present.js";
 
 function code(s) {
   const t = String(s).replace(/\n/g, " ");
@@ -23,11 +15,6 @@ function code(s) {
 function label(key) {
   const k = key.replace(/_/g, " ");
   return k.charAt(0).toUpperCase() + k.slice(1);
-}
-
-function oneLine(s, max) {
-  const t = s.replace(/\s+/g, " ").trim();
-  return t.length > max ? t.slice(0, max - 1).trimEnd() + "…" : t;
 }
 
 /** A member's value for Markdown: strings as their text, anything else as its JSON exactly as written. */
@@ -72,56 +59,32 @@ export function entryMarkdown(text, { heading = "##" } = {}) {
     for (const [key, raw] of members) if (key === k) return raw;
     return undefined;
   };
-  const str = (k) => {
-    const raw = get(k);
-    if (raw === undefined || !raw.startsWith('"')) return undefined;
-    try {
-      return JSON.parse(raw);
-    } catch {
-      return undefined;
+  // The first value of each member, as text when it is a string (what this entry's heading is made from).
+  const strings = Object.create(null);
+  for (const [key, raw] of members) {
+    if (key in strings) continue;
+    strings[key] = undefined;
+    if (raw.startsWith('"')) {
+      try {
+        strings[key] = JSON.parse(raw);
+      } catch {
+        // shown as written below
+      }
     }
-  };
-  const firstOf = (keys) => {
-    for (const k of keys) {
-      const v = str(k);
-      if (v && v.trim()) return v;
-    }
-    return "";
-  };
-  const tl = firstOf(TITLE_LABEL_KEYS);
-  const tt = firstOf(TITLE_TEXT_KEYS);
-  const title = [tl && oneLine(tl, 40), tt && oneLine(tt, 72)].filter(Boolean).join(" — ") || "(no text)";
+  }
+  const str = (k) => strings[k];
+  const lines = [`${heading} ${titleOf(strings)}`, ""];
   const ts = str("ts");
-  const lines = [`${heading} ${title}`, ""];
   const when = ts ? ts : "time unknown";
   const eid = str("eid");
   lines.push(`- **When:** ${when}${eid ? ` · eid ${code(eid)}` : ""}`);
-  const where = [];
-  const repo = str("repo");
-  const branch = str("branch");
-  const head = str("head");
-  const pwd = str("pwd");
-  if (repo) where.push(`repo ${code(repo)}`);
-  if (branch) where.push(`branch ${code(branch)}`);
-  if (head) where.push(`head ${code(head.length > 12 ? head.slice(0, 12) : head)}`);
-  if (pwd) where.push(`in ${code(pwd)}`);
-  if (where.length) lines.push(`- **Where:** ${where.join(", ")}`);
-  const how = [];
-  for (const k of ["capture", "trigger", "session", "model", "agent", "client"]) {
-    const v = str(k);
-    if (v) how.push(`${k} ${code(v)}`);
-  }
-  if (how.length) lines.push(`- **How:** ${how.join(", ")}`);
-  const body = members.filter(([k]) => !STAMP_KEYS.has(k));
-  const hasContent = body.some(([k]) => k !== "raw");
-  const shown = body.filter(([k]) => k !== "raw" || !hasContent);
-  const ordered = [
-    ...LEAD_KEYS.flatMap((k) => shown.filter(([key]) => key === k)),
-    ...shown.filter(([k]) => !LEAD_KEYS.includes(k)),
-  ];
+  const { where, how } = stampsOf(strings);
+  const place = where.map(([k, v]) => (k === "pwd" ? `in ${code(v)}` : `${k} ${code(v)}`));
+  if (place.length) lines.push(`- **Where:** ${place.join(", ")}`);
+  if (how.length) lines.push(`- **How:** ${how.map(([k, v]) => `${k} ${code(v)}`).join(", ")}`);
   const blocks = [];
   const items = [];
-  for (const [k, raw] of ordered) {
+  for (const [k, raw] of leadMembers(members)) {
     const v = valueMarkdown(raw);
     if (v.block) blocks.push(`**${label(k)}:**\n\n${indentBlock(v.text, v.json)}`);
     else items.push(`- **${label(k)}:** ${v.text}`);

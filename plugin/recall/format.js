@@ -1,9 +1,7 @@
 // How hits read: one short line each (eid, day, kind, the first line of what it says) inside a byte budget,
-// or one JSON object each holding the stored line unchanged.
+// or one JSON object each holding the stored line unchanged. What an entry is called: read/present.js.
 
-/** The member whose first line stands for an entry, first that is a non-empty string. */
-const TEXT_KEYS = ["lesson", "finding", "note", "summary", "title", "message", "error", "result", "description", "raw", "value"];
-const TEXT_CHARS = 160;
+import { gistOf, labelOf } from "../read/present.js";
 
 function parse(line) {
   try {
@@ -12,28 +10,6 @@ function parse(line) {
   } catch {
     return {};
   }
-}
-
-function firstLine(s, max = TEXT_CHARS) {
-  const t = String(s).split("\n").map((l) => l.trim()).find(Boolean) ?? "";
-  return t.length > max ? t.slice(0, max - 1).trimEnd() + "…" : t;
-}
-
-/** What an entry says, in one line: its lesson (or finding, note, ...); an automatic failure's command and
- *  the first line of its output that names an error. */
-export function gist(entry) {
-  for (const k of TEXT_KEYS) if (typeof entry[k] === "string" && entry[k].trim()) return firstLine(entry[k]);
-  if (typeof entry.command === "string") {
-    const out = typeof entry.output_tail === "string" ? entry.output_tail.split("\n") : [];
-    const err = out.find((l) => /error|fail|panic|not found|cannot/i.test(l)) ?? "";
-    return firstLine(`${firstLine(entry.command, 80)}${entry.exit !== undefined ? ` (exit ${entry.exit})` : ""}${err ? `: ${err.trim()}` : ""}`);
-  }
-  return "(no text)";
-}
-
-function label(e) {
-  for (const k of ["kind", "trigger", "category", "capture"]) if (typeof e[k] === "string" && e[k]) return e[k];
-  return "entry";
 }
 
 /** One hit as a short line: `eid  day  kind  text`, plus its repo when it is not the one worked in,
@@ -45,7 +21,7 @@ export function hitLine(hit, { gitDir } = {}) {
   const repo = gitDir && hit.git_dir !== gitDir && typeof e.repo === "string" ? `  [${e.repo}]` : "";
   const team = hit.machine ? `  team: ${hit.host ?? hit.machine}` : "";
   const runs = hit.runs > 1 ? `  (×${hit.runs}, fp ${hit.fp})` : "";
-  return `${hit.eid ?? "-"}  ${day}  ${label(e)}  ${gist(e)}${repo}${team}${runs}`;
+  return `${hit.eid ?? "-"}  ${day}  ${labelOf(e)}  ${gistOf(e)}${repo}${team}${runs}`;
 }
 
 function relatedLines(hit, indent) {
@@ -57,7 +33,7 @@ function relatedLines(hit, indent) {
 
 function shortRef(h) {
   const e = parse(h.line);
-  return `${h.eid} (${typeof e.ts === "string" ? e.ts.slice(0, 10) : "-"}): ${gist(e)}`;
+  return `${h.eid} (${typeof e.ts === "string" ? e.ts.slice(0, 10) : "-"}): ${gistOf(e)}`;
 }
 
 const bytes = (s) => Buffer.byteLength(s, "utf8");
