@@ -636,7 +636,7 @@ function section(results, loadAtStart) {
       `(${f2(p.clean.recordUs - p["clean, redact off"].recordUs)} µs in Node); with redaction off the pipeline is ` +
       `${off.toFixed(2)}× the bare append${off > 3 ? ", so the 3× target is missed by the rest of the path too" : ""}. ` +
       `Until commit 5ba2c72 every entry also paid two fstats for the git facts (now once per millisecond, see ` +
-      `plugin/context.js); four runs on the code before it, with the pipeline measured in the same process as the ` +
+      `plugin/git.js); four runs on the code before it, with the pipeline measured in the same process as the ` +
       `1 MiB phases (as this bench did then), read 2.88–3.27× (Node) and 3.08–3.31× (Bun) for the entry with a secret. ` +
       `The JS baseline here is ${JS_RULES.length} RegExps, and V8/JSC scan clean text fast when few rules can ` +
       `start a match; on secret-laden text, where its replacements run, the core's lead is largest. The ratio grows with the ` +

@@ -45,7 +45,7 @@ export function isatty(fd) {
 let mainScript; // the real path of the script this process was started with (undefined: not yet asked)
 
 /** Whether the module whose import.meta.url is `moduleUrl` is the script this process was started with
- *  (`node plugin/hook.js ...`), through symlinks. Never in the `record` command's bundle: its launcher is. */
+ *  (`node plugin/cli/hook-mode.js ...`), through symlinks. Never in the `record` command's bundle: its launcher is. */
 export function isMainModule(moduleUrl) {
   if (typeof __recordImport === "function") return false;
   try {

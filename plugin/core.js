@@ -15,7 +15,7 @@ import { readFully } from "./io.js";
 import * as glue from "./wasm/recordings_core.js";
 
 /** Inputs above this reset the instance after use (8 MiB: a typical entry is ~1 KiB; the core's peak memory is
- *  a small multiple of the input, see TOOLCHAIN.md). */
+ *  a small multiple of the input). */
 export const RESET_AFTER_BYTES = 8 * 1024 * 1024;
 /** Memory above this after any call resets the instance (bounds what many medium inputs can leave behind). */
 export const RESET_ABOVE_MEMORY = 256 * 1024 * 1024;

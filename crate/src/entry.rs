@@ -320,7 +320,7 @@ mod tests {
     }
 
     #[test]
-    fn issue4_loose_fields_are_redacted_as_text() {
+    fn loose_fields_are_redacted_as_text() {
         let out = record(
             Input::Text("webhook_secret=correcthorse7743 level=debug"),
             NOW,
@@ -338,7 +338,7 @@ mod tests {
     }
 
     #[test]
-    fn issue4_base64_quarantine_lists_its_redactions() {
+    fn base64_quarantine_lists_its_redactions() {
         let mut bytes = format!("token {} then a bad byte ", github_token()).into_bytes();
         bytes.push(0xff);
         let out = record(Input::Bytes(&bytes), NOW, RANDOM, &ctx().render(&on()), &on());

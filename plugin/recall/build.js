@@ -3,7 +3,7 @@
 // Exactly once: each batch is one SQLite transaction that reads the stored cursor, reads the entries after it
 // and stores the new cursor with their rows, so a crash or a second process catching up at the same time can
 // neither skip nor repeat an entry (the second waits for the write lock, then starts from the first one's
-// cursor). The reader's cursor survives rotation and many writers (plugin/read.js). An eid already in the
+// cursor). The reader's cursor survives rotation and many writers (plugin/read/reader.js). An eid already in the
 // index (a caller who supplied the same `eid` twice) keeps its first entry. Damaged lines are skipped and
 // reported; the quarantine file is never read. The recordings files are only ever read.
 

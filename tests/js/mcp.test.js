@@ -1,4 +1,4 @@
-// The MCP server (`record mcp`, plugin/mcp.js) driven over a real stdio pipe: by the official SDK client, and
+// The MCP server (`record mcp`, plugin/cli/mcp.js) driven over a real stdio pipe: by the official SDK client, and
 // by hand-written JSON-RPC lines for what an SDK client never sends (Claude Code's `server/discover` probe,
 // lines that are not JSON, messages that are not JSON-RPC).
 import { test } from "node:test";

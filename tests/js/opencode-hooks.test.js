@@ -1,4 +1,4 @@
-// Unit tests of plugin/hooks.js (payload → entry or nothing), and of the plugin as a whole fed with hook
+// Unit tests of plugin/hosts/opencode.js (payload → entry or nothing), and of the plugin as a whole fed with hook
 // calls captured from the real opencode 1.18.33 (tests/fixtures/opencode/*.jsonl, made by tests/e2e/capture.js).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
