@@ -12,6 +12,7 @@
 
 import { emit } from "./capture/record-tool.js";
 import { resolveOptions } from "./capture/options.js";
+import { noteOptionWarnings } from "./capture/option-warnings.js";
 import { createState } from "./capture/state.js";
 import { memoryStore } from "./capture/memory.js";
 import * as hooks from "./hosts/opencode.js";
@@ -20,6 +21,8 @@ import { addInstructions, readInstructions } from "./hosts/instructions.js";
 
 export const AiRecordingsPlugin = async (input, options) => {
   const opts = resolveOptions(options, process.env);
+  // What the options held that the plugin ignored, for `record doctor` (the config itself is opencode's).
+  noteOptionWarnings("opencode plugin", opts.warnings);
   const state = createState();
   const deps = { opts, state, record: null, loadError: null };
   let target = null;
@@ -33,13 +36,13 @@ export const AiRecordingsPlugin = async (input, options) => {
   } catch (e) {
     deps.loadError = e?.message ?? String(e);
   }
-  const guide = options?.instructions === false ? null : readInstructions();
+  const guide = opts.instructions === false ? null : readInstructions();
   const cwd = input?.directory ?? process.cwd();
   // `export: true` (or AI_RECORDINGS_EXPORT_AFTER_SESSION): `record export` runs, detached, when a root session goes idle.
-  const exportAfter = options?.export === true || (options?.export !== false && settingsOf(process.env).exportAfterSession === true);
+  const exportAfter = opts.export === true || (opts.export !== false && settingsOf(process.env).exportAfterSession === true);
   // Recall (a tool, and hints on failed bash calls); null if its modules cannot load, recording goes on.
   const recall = await import("./recall/opencode.js")
-    .then((m) => m.createOpencodeRecall({ file: opts.file, env: process.env, cwd, recall: options?.recall, hints: options?.hints, team: opts.team }))
+    .then((m) => m.createOpencodeRecall({ file: opts.file, env: process.env, cwd, recall: opts.recall, hints: opts.hints, team: opts.team }))
     .catch(() => null);
   const write = (sessionID, entry) => deps.record && emit(deps.record, opts, state, sessionID, entry, cwd);
   // A surprise payload must never become an exception in the host.

@@ -109,6 +109,12 @@ function canWrite() {
  *  for it (env AI_RECORDINGS_CODE_CACHE_OUT=<path>), and when the cache was missing or rejected (after a Node
  *  upgrade, say) and this directory is writable: then it holds what this run compiled, for the next runs. Says
  *  on stderr when the cache was missing or rejected (AI_RECORDINGS_DEBUG=1). */
+/** A switch that is on: the true spellings of plugin/values.js `flag`, which this CommonJS launcher cannot import
+ *  before the bundle loads (tests/js/settings.test.js holds the two to one rule). */
+function isOn(value) {
+  return /^\s*(1|true|yes|on)\s*$/i.test(value ?? "");
+}
+
 function loadBundle() {
   if (process.versions.bun) {
     if (!fs.existsSync(BUNDLE)) return null;
@@ -119,7 +125,7 @@ function loadBundle() {
   if (!c) return null;
   const { script, cache, file } = c;
   loaded = { bundle: true, cache };
-  if (cache !== "used" && process.env.AI_RECORDINGS_DEBUG === "1") {
+  if (cache !== "used" && isOn(process.env.AI_RECORDINGS_DEBUG)) {
     const why = cache === "rejected" ? "rejected (another Node or V8, or a stale build)" : "missing";
     process.stderr.write(`record: code cache ${why}: ${file}\n`);
   }
@@ -180,4 +186,4 @@ function main() {
 
 // Run as the command; required (by plugin/cli/doctor.js), it only answers questions.
 if (require.main === module) main();
-module.exports = { launchState };
+module.exports = { launchState, isOn };

@@ -16,33 +16,7 @@ export function refreshEnv() {
   snapshot = null;
 }
 
-const FALSE = /^(0|false|no|off|none)$/i;
-const TRUE = /^(1|true|yes|on)$/i;
-
-/** A boolean setting: true, false, or undefined when unset, empty or unreadable. */
-export function flag(value) {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === "boolean") return value;
-  const v = String(value).trim();
-  if (FALSE.test(v)) return false;
-  if (TRUE.test(v)) return true;
-  return undefined;
-}
-
-/** A positive integer setting (a number, or decimal digits), else undefined. */
-export function positiveInt(value) {
-  const n = typeof value === "number" ? value : /^\s*\d+\s*$/.test(String(value ?? "")) ? Number(value) : NaN;
-  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
-}
-
-/** A list setting: one item per line (patterns may hold commas and spaces), blank lines dropped. */
-export function list(value) {
-  if (typeof value !== "string") return [];
-  return value
-    .split("\n")
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
+import { byteSize, flag, list, positiveInt } from "./values.js";
 
 const parsed = new WeakMap(); // frozen env → its settings
 let lastEnv = null; // the frozen env settingsOf answered last, and its settings
@@ -52,7 +26,7 @@ let lastSettings = null;
  * Every AI_RECORDINGS_* setting of `env`, parsed. Unset or unusable values are undefined (lists: empty), and
  * each unusable value is named in `problems`, so `record doctor` can say why a setting was ignored.
  *   file, session, model, agent   strings as given
- *   maxBytes                      rotation threshold (positive integer)
+ *   maxBytes                      rotation threshold (a size: bytes, or 16M, 512KiB)
  *   sync                          fdatasync after each append (a boolean)
  *   redact                        false turns redaction off; redactPatterns, allow, allowPatterns are lists
  *   auto                          false (all automatic triggers off), true (all on), or the list of names on
@@ -92,8 +66,8 @@ export function settingsOf(env) {
     return b;
   };
   const maxRaw = str("AI_RECORDINGS_MAX_BYTES");
-  const maxBytes = positiveInt(maxRaw);
-  if (maxRaw !== undefined && maxBytes === undefined) problems.push(`AI_RECORDINGS_MAX_BYTES=${JSON.stringify(maxRaw)} is not a positive number of bytes: ignored`);
+  const maxBytes = byteSize(maxRaw);
+  if (maxRaw !== undefined && maxBytes === undefined) problems.push(`AI_RECORDINGS_MAX_BYTES=${JSON.stringify(maxRaw)} is not a size in bytes (16777216, 16M, 512KiB): ignored`);
   const nudgeRaw = str("AI_RECORDINGS_NUDGE_AFTER");
   const nudgeAfter = positiveInt(nudgeRaw);
   if (nudgeRaw !== undefined && nudgeAfter === undefined) problems.push(`AI_RECORDINGS_NUDGE_AFTER=${JSON.stringify(nudgeRaw)} is not a positive number of failures: ignored`);

@@ -1,11 +1,50 @@
 // The capture options every host shares: which automatic triggers run, the gate list, the target and redaction,
 // from the plugin's config tuple with the environment filling what it leaves out.
 
-import { positiveInt, settingsOf } from "../settings.js";
+import { settingsOf } from "../settings.js";
+import { byteSize, positiveInt } from "../values.js";
 import { NUDGE_AFTER } from "./green.js";
 import { DEFAULT_GATE_PATTERNS, compileGatePatterns } from "./gate.js";
 
 export const AUTO_TRIGGERS = ["subagent", "gate", "tool", "error", "compacted"];
+
+/** The plugin's options and the kind of value each takes. A key not here, or a value of another kind, is
+ *  named in `warnings` and ignored (read as if absent). */
+export const PLUGIN_OPTIONS = {
+  file: "string",
+  maxBytes: "size",
+  redact: "boolean or object",
+  auto: "boolean or object",
+  export: "boolean",
+  recall: "boolean",
+  hints: "boolean",
+  team: "boolean",
+  nudges: "boolean",
+  nudgeAfter: "positive integer",
+  instructions: "boolean",
+};
+const AUTO_OPTIONS = { ...Object.fromEntries(AUTO_TRIGGERS.map((t) => [t, "boolean"])), gatePatterns: "list of strings", gateDefaults: "boolean" };
+
+const KINDS = {
+  string: (v) => typeof v === "string" && v !== "",
+  boolean: (v) => typeof v === "boolean",
+  "boolean or object": (v) => typeof v === "boolean" || (v !== null && typeof v === "object" && !Array.isArray(v)),
+  size: (v) => byteSize(v) !== undefined,
+  "positive integer": (v) => positiveInt(v) !== undefined,
+  "list of strings": (v) => Array.isArray(v) && v.every((x) => typeof x === "string" || x instanceof RegExp),
+};
+
+/** `o` with only the keys of `table` whose values are of their kind; the rest named in `warnings`. */
+function checked(o, table, prefix, warnings) {
+  const out = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (!Object.hasOwn(table, k)) warnings.push(`option ${prefix}${k} is not one the plugin knows (${Object.keys(table).join(", ")}): ignored`);
+    else if (v === undefined) continue;
+    else if (!KINDS[table[k]](v)) warnings.push(`option ${prefix}${k}=${JSON.stringify(v)} is not a ${table[k]}: ignored`);
+    else out[k] = v;
+  }
+  return out;
+}
 
 /**
  * The options from `["spec", {file, maxBytes, redact, auto: {...}, team}]`, with the environment used where an
@@ -18,22 +57,22 @@ export const AUTO_TRIGGERS = ["subagent", "gate", "tool", "error", "compacted"];
  * gate turns green.
  */
 export function resolveOptions(options, env = {}) {
-  const o = options && typeof options === "object" ? options : {};
-  const s = settingsOf(env);
   const warnings = [];
+  const o = options && typeof options === "object" && !Array.isArray(options) ? checked(options, PLUGIN_OPTIONS, "", warnings) : {};
+  if (o.auto && typeof o.auto === "object") o.auto = checked(o.auto, AUTO_OPTIONS, "auto.", warnings);
+  const s = settingsOf(env);
   const out = { auto: {}, gatePatterns: [], warnings };
   if (typeof o.file === "string" && o.file) out.file = o.file;
-  if (Number.isFinite(Number(o.maxBytes)) && o.maxBytes !== null && o.maxBytes !== "") out.maxBytes = Number(o.maxBytes);
+  // Read by the plugin's wiring (opencode.js) as given: absent stays absent.
+  for (const k of ["export", "recall", "hints", "instructions"]) if (o[k] !== undefined) out[k] = o[k];
+  if (o.maxBytes !== undefined) out.maxBytes = byteSize(o.maxBytes);
   // `team: true` (or AI_RECORDINGS_TEAM=1): recall pulls teammates' exported rows now and then.
   out.team = o.team !== undefined ? o.team === true : s.team === true;
   if (o.redact !== undefined) out.redact = o.redact;
   else if (s.redact === false) out.redact = false;
   // Red to green: the line asking for the lesson when a gate passes after failing (plugin/capture/green.js).
-  out.nudges = typeof o.nudges === "boolean" ? o.nudges : s.nudges !== false;
-  if (o.nudges !== undefined && typeof o.nudges !== "boolean") warnings.push(`option nudges=${JSON.stringify(o.nudges)} is not true or false: ignored`);
-  const after = positiveInt(o.nudgeAfter);
-  if (o.nudgeAfter !== undefined && after === undefined) warnings.push(`option nudgeAfter=${JSON.stringify(o.nudgeAfter)} is not a positive integer: ignored`);
-  out.nudgeAfter = after ?? s.nudgeAfter ?? NUDGE_AFTER;
+  out.nudges = o.nudges ?? s.nudges !== false;
+  out.nudgeAfter = positiveInt(o.nudgeAfter) ?? s.nudgeAfter ?? NUDGE_AFTER;
 
   let auto = o.auto;
   if (auto === undefined && s.auto !== undefined) {

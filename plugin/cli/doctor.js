@@ -6,6 +6,7 @@
 // formatReport() says them in plain words. A "problem" makes the report unhealthy (exit 1); a "warning" is
 // worth knowing but does not stop recording.
 
+import { readOptionWarnings } from "../capture/option-warnings.js";
 import { createRequire } from "node:module";
 import { fs as nodeFs, path } from "../builtins.js";
 import { packageInfo } from "../package-info.js";
@@ -148,7 +149,7 @@ function settings(env) {
   const s = settingsOf(env);
   return {
     maxBytes: s.maxBytes ?? DEFAULT_MAX_BYTES,
-    maxBytesFrom: s.maxBytes !== undefined ? "env AI_RECORDINGS_MAX_BYTES" : env.AI_RECORDINGS_MAX_BYTES !== undefined ? "default (AI_RECORDINGS_MAX_BYTES is not a positive number)" : "default",
+    maxBytesFrom: s.maxBytes !== undefined ? "env AI_RECORDINGS_MAX_BYTES" : env.AI_RECORDINGS_MAX_BYTES !== undefined ? "default (AI_RECORDINGS_MAX_BYTES is not a size in bytes)" : "default",
     sync: s.sync ?? true,
     syncFrom: s.sync !== undefined ? "env AI_RECORDINGS_SYNC" : "default",
   };
@@ -258,6 +259,11 @@ export async function examine(options = {}) {
     }
   } else {
     say("ok", `No status noted for this file yet (${doc ? doc.path : "no status record"}): nothing was recorded here, or nothing failed.`);
+  }
+
+  // What a host's options held that was ignored (the plugin notes it at start; its config is the host's).
+  for (const [surface, noted] of Object.entries(readOptionWarnings({ env, fs }) ?? {})) {
+    for (const w of noted?.warnings ?? []) say("warning", `The ${surface} ignored an option (${noted.at}): ${w}.`);
   }
 
   // `record export`'s last outcome for this file, when one was noted.

@@ -1,6 +1,7 @@
 // The options the reading subcommands share: which file, which entries (filters), --json and --help, parsed
 // with the one argument parser (cli/args.js).
 
+import { wholeNumber } from "../values.js";
 import { RecordingsReader, parseTime } from "../read/index.js";
 import { UsageError, parseArgs } from "./args.js";
 
@@ -43,8 +44,8 @@ export function commandArgs(help, argv, spec, io, { positional = false } = {}) {
 /** A whole number option (undefined when absent). */
 export function count(value, name) {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${name} needs a whole number, not "${value}"`);
+  const n = wholeNumber(value);
+  if (n === undefined) throw new UsageError(`${name} needs a whole number, not "${value}"`);
   return n;
 }
 

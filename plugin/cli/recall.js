@@ -2,7 +2,8 @@
 // from the recall index (caught up first). `recall(argv, io)` resolves to the exit status: 0 done (also when
 // nothing matched), 1 recall cannot run here (no SQLite in this runtime) or is switched off, 2 a usage error.
 
-import { settingsOf, envOf, positiveInt } from "../settings.js";
+import { settingsOf, envOf } from "../settings.js";
+import { positiveInt } from "../values.js";
 import { createRecall, recallOff } from "../recall/service.js";
 import { formatHits, jsonHits } from "../recall/format.js";
 import { lastPullFailed } from "../recall/team-state.js";

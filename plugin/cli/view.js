@@ -1,5 +1,6 @@
 // `record view`: see its help text below.
 
+import { byteSize } from "../values.js";
 import { builtin, path } from "../builtins.js";
 import { gitContext } from "../git.js";
 import { replaceFile } from "../io.js";
@@ -48,10 +49,8 @@ const OPTIONS = {
 };
 
 function sizeOf(text) {
-  const m = /^(\d+(?:\.\d+)?)\s*([km]i?b?)?$/i.exec(String(text).trim());
-  if (!m) throw new UsageError(`--max-bytes needs a size such as 5000000 or 5M, not "${text}"`);
-  const unit = (m[2] ?? "").toLowerCase();
-  const n = Math.floor(Number(m[1]) * (unit.startsWith("k") ? 1024 : unit.startsWith("m") ? 1024 * 1024 : 1));
+  const n = byteSize(text);
+  if (n === undefined) throw new UsageError(`--max-bytes needs a size such as 5000000 or 5M, not "${text}"`);
   if (n < 64 * 1024) throw new UsageError(`--max-bytes: a page needs at least 64K for its script and styles`);
   return n;
 }

@@ -6,14 +6,15 @@ function asList(v) {
   return (Array.isArray(v) ? v : [v]).map(String);
 }
 
-const AGE_UNIT_MS = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 604800e3 };
+import { durationMs } from "../values.js";
 
 /** Parses a time for --since-time: an RFC 3339 / ISO 8601 time or date, or an age such as "90s", "30m",
  *  "12h", "7d", "2w" (that long before `now`). Returns milliseconds since the epoch, or NaN. */
 export function parseTime(text, now = Date.now()) {
   const s = String(text).trim();
-  const rel = /^(\d+(?:\.\d+)?)\s*(s|m|h|d|w)$/i.exec(s);
-  if (rel) return now - Number(rel[1]) * AGE_UNIT_MS[rel[2].toLowerCase()];
+  // An age; a bare number is not one here (it would read as milliseconds), so it falls to Date.parse.
+  const age = /[a-z]\s*$/i.test(s) ? durationMs(s) : undefined;
+  if (age !== undefined) return now - age;
   return Date.parse(s);
 }
 

@@ -3,6 +3,7 @@
 // the write found (another writer's fragment before it, the file deleted underneath) and keep or close the
 // descriptor. docs/writer.md gives the contract each step keeps.
 
+import { byteSize } from "../values.js";
 import { closeQuietly, fs as nodeFs, path } from "../builtins.js";
 import { makeDirs, writeFully } from "../io.js";
 import { envOf, settingsOf } from "../settings.js";
@@ -30,8 +31,8 @@ const SPARE_JOBS = 4;
 function maxBytesFrom(options) {
   const v = options.maxBytes;
   if (v !== undefined) {
-    const n = typeof v === "number" ? v : Number.parseInt(String(v), 10);
-    if (Number.isFinite(n) && n > 0) return n;
+    const n = byteSize(v);
+    if (n !== undefined) return n;
   }
   return settingsOf(envOf(options)).maxBytes ?? DEFAULT_MAX_BYTES;
 }

@@ -1,7 +1,8 @@
 // The one reader of AI_RECORDINGS_*: each kind of value as a table, and the problems doctor reports.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { flag, list, positiveInt, settingsOf, envOf, refreshEnv } from "../../plugin/settings.js";
+import { settingsOf, envOf, refreshEnv } from "../../plugin/settings.js";
+import { flag, list, positiveInt } from "../../plugin/values.js";
 
 test("flag: the on and off words, anything else unset", () => {
   const cases = [
@@ -57,7 +58,7 @@ test("settingsOf: every variable, and the unusable ones named in problems", () =
   assert.deepEqual(s.gatePatterns, ["just\\s+check"]);
   assert.equal(s.debug, true);
   assert.equal(s.problems.length, 2);
-  assert.match(s.problems[0], /AI_RECORDINGS_MAX_BYTES="1e6" is not a positive number/);
+  assert.match(s.problems[0], /AI_RECORDINGS_MAX_BYTES="1e6" is not a size in bytes/);
   assert.match(s.problems[1], /AI_RECORDINGS_SYNC="perhaps" is neither on/);
 });
 
@@ -85,4 +86,23 @@ test("envOf: options.env when given, else one snapshot until refreshEnv()", () =
   assert.ok(Object.isFrozen(a));
   refreshEnv();
   assert.notEqual(envOf({}), a);
+});
+
+test("the launcher's switch reads on exactly where the settings' flag does", async () => {
+  const { createRequire } = await import("node:module");
+  const { isOn } = createRequire(import.meta.url)("../../plugin/record.cjs");
+  for (const v of ["1", "true", "TRUE", "yes", "on", " on ", "0", "false", "off", "no", "none", "", "2", "enabled", undefined]) {
+    assert.equal(isOn(v), flag(v) === true, JSON.stringify(v));
+  }
+});
+
+test("one parser per kind of value: sizes, durations, counts", async () => {
+  const { byteSize, durationMs, wholeNumber } = await import("../../plugin/values.js");
+  for (const [v, n] of [[4096, 4096], ["4096", 4096], ["16k", 16384], ["16KiB", 16384], ["1.5M", 1572864], ["2G", 2 * 1024 ** 3], [" 8 kb ", 8192]]) assert.equal(byteSize(v), n, String(v));
+  for (const v of ["16x", "-1", "0", 0, "", "k", "1e3", null, undefined, 1.5]) assert.equal(byteSize(v), undefined, String(v));
+  for (const [v, n] of [["500ms", 500], ["90s", 90e3], ["30m", 1800e3], ["12h", 43200e3], ["7d", 604800e3], ["2w", 1209600e3], [250, 250]]) assert.equal(durationMs(v), n, String(v));
+  for (const v of ["7", "7y", "", "d", -1]) assert.equal(durationMs(v), undefined, String(v));
+  for (const [v, n] of [["0", 0], [3, 3], ["12", 12]]) assert.equal(wholeNumber(v), n);
+  for (const v of ["-1", "1.5", "x", 1.5]) assert.equal(wholeNumber(v), undefined, String(v));
+  assert.equal(settingsOf({ AI_RECORDINGS_MAX_BYTES: "16k" }).maxBytes, 16384, "sizes read alike in the environment");
 });
