@@ -16,6 +16,40 @@ export function readFully(fs, fd, buf, offset, length, position) {
   return got;
 }
 
+/** How long to wait before reading a non-blocking descriptor again when nothing was there (EAGAIN). */
+const EAGAIN_WAIT_MS = 5;
+
+/**
+ * Reads `fd` from its offset to its end, handing each chunk to `onChunk(bytes)` (a view of a buffer reused for
+ * the next chunk: copy what must be kept). The one rule for a descriptor that does not block (a pipe or
+ * terminal opened non-blocking: EAGAIN, nothing there yet): wait EAGAIN_WAIT_MS and read again, and after
+ * `idleMs` with no byte, end as if the input had. EOF (the error some runtimes raise at a console's end) ends it
+ * too. Returns the bytes read; any other error is thrown.
+ */
+export function readToEnd(fs, fd, onChunk, { idleMs = Infinity, chunkBytes = 256 * 1024, now = Date.now } = {}) {
+  const buf = Buffer.allocUnsafe(chunkBytes);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  let total = 0;
+  let last = now();
+  for (;;) {
+    let n;
+    try {
+      n = fs.readSync(fd, buf, 0, buf.length, null);
+    } catch (e) {
+      if (e.code === "EOF") break;
+      if (e.code !== "EAGAIN") throw e;
+      if (now() - last >= idleMs) break;
+      Atomics.wait(pause, 0, 0, EAGAIN_WAIT_MS);
+      continue;
+    }
+    if (n === 0) break;
+    total += n;
+    last = now();
+    onChunk(buf.subarray(0, n));
+  }
+  return total;
+}
+
 /** `length` bytes at `position` as a new Buffer (shorter when the file ends first). */
 export function readAt(fs, fd, length, position) {
   const buf = Buffer.allocUnsafe(length);

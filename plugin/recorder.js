@@ -4,7 +4,7 @@
 
 import { closeQuietly, fs as nodeFs, os, path } from "./builtins.js";
 import { Core, newEid } from "./core.js";
-import { readFully, writeFully } from "./io.js";
+import { readFully, readToEnd, writeFully } from "./io.js";
 import { gitContext } from "./git.js";
 import { appendLine, closedCode } from "./writer/index.js";
 import { quarantinePath, resolver, resolveTarget } from "./paths.js";
@@ -280,31 +280,19 @@ export function recordFd(fd, options = {}) {
   const chunks = [];
   let total = 0;
   let spool = null; // { path, fd }
-  const buf = Buffer.allocUnsafe(256 * 1024);
   try {
-    for (;;) {
-      let n;
-      try {
-        n = fs.readSync(fd, buf, 0, buf.length, null);
-      } catch (e) {
-        if (e.code === "EAGAIN") {
-          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5); // non-blocking stdin: wait a moment
-          continue;
-        }
-        if (e.code === "EOF") break;
-        throw e;
-      }
-      if (n === 0) break;
-      total += n;
+    // `record -` waits for its input as long as it takes (io.js readToEnd: one rule for a non-blocking stdin).
+    readToEnd(fs, fd, (bytes) => {
+      total += bytes.length;
       if (!spool && total > SPLIT_ABOVE_BYTES) {
         const p = path.join(os.tmpdir(), `record-stdin-${process.pid}-${newEid()}.spool`);
         spool = { path: p, fd: fs.openSync(p, "wx+", 0o600) };
         for (const c of chunks) writeFully(fs, spool.fd, c);
         chunks.length = 0;
       }
-      if (spool) writeFully(fs, spool.fd, buf.subarray(0, n));
-      else chunks.push(Buffer.from(buf.subarray(0, n)));
-    }
+      if (spool) writeFully(fs, spool.fd, bytes);
+      else chunks.push(Buffer.from(bytes));
+    });
     if (!spool) return record(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total), options);
     return recordSource(fdSource(spool.fd, total, fs), options);
   } catch (e) {

@@ -37,6 +37,7 @@ import { resolveOptions } from "../capture/options.js";
 import { commitPass, noteFailure } from "../capture/green.js";
 import { fileStore } from "../capture/memory.js";
 import { sessionMemoryDir } from "../paths.js";
+import { readToEnd } from "../io.js";
 import { planHook } from "../hosts/hook-events.js";
 import { settingsOf } from "../settings.js";
 import { parseArgs } from "./args.js";
@@ -50,22 +51,16 @@ const MAX_PARSE_BYTES = 64 * 1024 * 1024;
 
 const FLAGS = { "--file": { key: "file" } };
 
-/** Standard input read with blocking reads on fd 0, without creating process.stdin (a stream costs a few ms
- *  of a hook's start). Returns null when fd 0 cannot be read that way (non-blocking: EAGAIN), so the caller
- *  falls back to the stream. */
+/** Standard input read with reads on fd 0, without creating process.stdin (a stream costs a few ms of a hook's
+ *  start), by io.js readToEnd's one rule for a descriptor that does not block, ending after STDIN_TIMEOUT_MS
+ *  without a byte. Returns null when fd 0 cannot be read that way at all, so the caller falls back to the
+ *  stream. */
 export function readStdinSync(fd = 0) {
   const chunks = [];
-  const buf = Buffer.allocUnsafe(256 * 1024);
   try {
-    for (;;) {
-      const n = fs.readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) break;
-      chunks.push(Buffer.from(buf.subarray(0, n)));
-    }
-  } catch (e) {
-    if (e.code === "EOF") return Buffer.concat(chunks);
+    readToEnd(fs, fd, (bytes) => chunks.push(Buffer.from(bytes)), { idleMs: STDIN_TIMEOUT_MS });
+  } catch {
     if (chunks.length === 0) return null;
-    return Buffer.concat(chunks);
   }
   return Buffer.concat(chunks);
 }

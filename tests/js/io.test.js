@@ -75,3 +75,29 @@ test("replaceFile: the new content or the old, mode 0600, no file left aside on 
   assert.equal(fs.readFileSync(p, "utf8"), "two\n");
   assert.deepEqual(fs.readdirSync(dir), ["status.json"]);
 });
+
+test("readToEnd: one rule for a descriptor that does not block — wait and read again, end after the idle time", async () => {
+  const { readToEnd } = await import("../../plugin/io.js");
+  // A fake descriptor: data, then two "nothing yet" answers, data, then the end.
+  const script = [Buffer.from("ab"), "EAGAIN", "EAGAIN", Buffer.from("cd"), 0];
+  const fake = {
+    readSync(_fd, buf) {
+      const step = script.shift();
+      if (step === "EAGAIN") throw Object.assign(new Error("again"), { code: "EAGAIN" });
+      if (step === 0) return 0;
+      step.copy(buf);
+      return step.length;
+    },
+  };
+  const got = [];
+  assert.equal(readToEnd(fake, 0, (b) => got.push(Buffer.from(b).toString())), 4);
+  assert.deepEqual(got, ["ab", "cd"]);
+  // Nothing ever arrives: it ends after idleMs on the clock it is given, having waited between tries.
+  let t = 0;
+  let tries = 0;
+  const idle = { readSync() { tries++; t += 10; throw Object.assign(new Error("again"), { code: "EAGAIN" }); } };
+  assert.equal(readToEnd(idle, 0, () => assert.fail("no data"), { idleMs: 50, now: () => t }), 0);
+  assert.equal(tries, 5);
+  // Any other error is the caller's.
+  assert.throws(() => readToEnd({ readSync() { throw Object.assign(new Error("bad"), { code: "EBADF" }); } }, 0, () => {}), /bad/);
+});
