@@ -6,7 +6,7 @@ import { closeQuietly, fs as nodeFs, os, path } from "./builtins.js";
 import { Core, newEid } from "./core.js";
 import { readFully, readToEnd, writeFully } from "./io.js";
 import { gitContext } from "./git.js";
-import { appendLine, closedCode } from "./writer/index.js";
+import { appendLine, skipped } from "./writer/index.js";
 import { quarantinePath, resolver, resolveTarget } from "./paths.js";
 import { envOf, refreshEnv, settingsOf } from "./settings.js";
 
@@ -168,7 +168,7 @@ export function record(input, options = {}) {
 
 /** What record() returns when something it did not expect threw: nothing was written. */
 function internalFailure(file, e) {
-  return { status: "skipped", code: "EINTERNAL", file, eid: null, reason: `EINTERNAL: ${e && e.message ? e.message : e}` };
+  return skipped("EINTERNAL", file, `EINTERNAL: ${e && e.message ? e.message : e}`);
 }
 
 function writeOutcome(outcome, file, options, extraWarnings) {
@@ -178,7 +178,7 @@ function writeOutcome(outcome, file, options, extraWarnings) {
   const warnings = [...(outcome.warnings ?? []), ...extraWarnings, ...(w.warnings ?? [])];
   const status = w.ok
     ? { status: toQuarantine ? "quarantined" : "recorded", code: toQuarantine ? (outcome.fallback ? "core-failed" : "quarantined") : "recorded", file: dest, eid: outcome.eid }
-    : { status: "skipped", code: closedCode(w.code), file: dest, eid: null, reason: w.reason };
+    : skipped(w.code, dest, w.reason);
   if (w.ok && toQuarantine) status.reason = outcome.reason ?? "quarantined by the core";
   if (w.ok && outcome.fp) status.fp = outcome.fp;
   if (warnings.length) status.warnings = warnings;
@@ -252,7 +252,7 @@ export function recordSource(source, options = {}) {
       if (w.warnings) warnings.push(...w.warnings);
       if (!w.ok) {
         const reason = i === 0 ? w.reason : `${w.reason} (after ${i} of ${count} pieces were written under eid ${eid})`;
-        return { status: "skipped", code: closedCode(w.code), file: qfile, eid: null, reason, warnings };
+        return skipped(w.code, qfile, reason, warnings);
       }
     }
     const marker = core.marker(now, eid, count, source.size);
@@ -309,7 +309,7 @@ export function recordFd(fd, options = {}) {
       r.warnings = [...(r.warnings ?? []), why];
       return r;
     }
-    return { status: "skipped", code: closedCode((e && e.code) || "EIO"), file: safeTarget(options), eid: null, reason: `${(e && e.code) || "EIO"}: ${why}` };
+    return skipped((e && e.code) || "EIO", safeTarget(options), `${(e && e.code) || "EIO"}: ${why}`);
   } finally {
     if (spool) {
       closeQuietly(fs, spool.fd);

@@ -1,6 +1,7 @@
 // The `record` tool as agents see it, shared by the opencode plugin and the MCP server: its description, the
 // one handler both call, and the one line it answers with. Never throws into the host.
 
+import { skipped } from "../writer/errors.js";
 import { asText } from "./bound.js";
 import { sessionInfo } from "./state.js";
 
@@ -63,6 +64,6 @@ export function emit(recordFn, opts, state, sessionID, entry, cwd) {
   try {
     return recordFn(JSON.stringify(entry), sessionRecordOptions(opts, state, sessionID, { capture: "auto", cwd }));
   } catch (e) {
-    return { status: "skipped", file: opts?.file ?? null, eid: null, reason: `recorder threw: ${e?.message ?? e}` };
+    return skipped("EINTERNAL", opts?.file, `EINTERNAL: recorder threw: ${e?.message ?? e}`);
   }
 }

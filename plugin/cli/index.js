@@ -11,6 +11,7 @@
 import { fs, importSibling, isMainModule, path } from "../builtins.js";
 import { recordCommand } from "./record.js";
 import { usedStream } from "./say.js";
+import { skipped } from "../writer/errors.js";
 
 // Subcommand modules outside the hot path are separate ES modules, imported when used (the `record` bundle
 // leaves them out; importSibling resolves against plugin/). Hook mode and recall, which agents and hooks start
@@ -88,7 +89,7 @@ export async function runCli() {
       process.stderr.write(`record: not recorded: internal error: ${e && e.stack ? e.stack : e}\n`);
       if (process.argv.includes("--json")) {
         const reason = `EINTERNAL: ${e && e.message ? e.message : e}`;
-        process.stdout.write(JSON.stringify({ status: "skipped", code: "EINTERNAL", file: null, eid: null, reason }) + "\n");
+        process.stdout.write(JSON.stringify(skipped("EINTERNAL", null, reason)) + "\n");
       }
     } catch {
       // nothing

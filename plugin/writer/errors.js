@@ -32,6 +32,14 @@ export function closedCode(code) {
   return Object.hasOwn(PLAIN, code) ? code : "EOTHER";
 }
 
+/** The one shape of "nothing was written" (RecordStatus, plugin/recorder.d.ts): `code` is EINTERNAL or made one of
+ *  WRITE_ERROR_CODES; `warnings` only when there are any. */
+export function skipped(code, file, reason, warnings) {
+  const status = { status: "skipped", code: code === "EINTERNAL" ? code : closedCode(code), file: file ?? null, eid: null, reason };
+  if (warnings?.length) status.warnings = warnings;
+  return status;
+}
+
 /** The error's code, or EUNKNOWN for anything thrown without one. */
 export function codeOf(err) {
   return (err && typeof err.code === "string" && err.code) || "EUNKNOWN";

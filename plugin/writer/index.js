@@ -25,7 +25,7 @@ import { KEEP_OPEN_MS, MAX_KEPT, retire } from "./kept.js";
 import { createStatusNotes, noteStatus } from "./status.js";
 
 export { DEFAULT_MAX_BYTES } from "./append.js";
-export { WRITE_ERROR_CODES, closedCode, describeError } from "./errors.js";
+export { WRITE_ERROR_CODES, closedCode, describeError, skipped } from "./errors.js";
 export { KEEP_OPEN_MS, PATH_CHECK_MS, PENDING_MAX_BYTES, VERIFY_MS } from "./kept.js";
 export { DEFAULT_STALE_LOCK_MS } from "./rotate.js";
 export { noteStatus, readStatus, statusPath } from "./status.js";

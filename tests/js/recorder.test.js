@@ -321,3 +321,16 @@ test("recorder.d.ts lists exactly the writer's closed error codes", async () => 
   const union = /export type WriteErrorCode =([^;]*);/.exec(dts)[1];
   assert.deepEqual([...union.matchAll(/"([A-Z]+)"/g)].map((m) => m[1]).sort(), [...WRITE_ERROR_CODES].sort());
 });
+
+test("every skipped status has one shape, a closed code among them", async () => {
+  const { skipped } = await import("../../plugin/writer/errors.js");
+  assert.deepEqual(skipped("EACCES", "/f", "EACCES: permission denied"), { status: "skipped", code: "EACCES", file: "/f", eid: null, reason: "EACCES: permission denied" });
+  assert.equal(skipped("EWEIRD", "/f", "x").code, "EOTHER");
+  assert.equal(skipped("EINTERNAL", undefined, "x").file, null);
+  assert.deepEqual(skipped("ENOSPC", "/f", "x", ["w"]).warnings, ["w"]);
+  // A recorder that throws (it never should) still gives that shape to the plugin.
+  const { emit } = await import("../../plugin/capture/record-tool.js");
+  const { createState } = await import("../../plugin/capture/state.js");
+  const st = emit(() => { throw new Error("boom"); }, { file: "/f" }, createState(), "s", { trigger: "x" }, "/w");
+  assert.deepEqual(st, { status: "skipped", code: "EINTERNAL", file: "/f", eid: null, reason: "EINTERNAL: recorder threw: boom" });
+});
