@@ -2,7 +2,7 @@
 // and parsed here only, for the writer, the recorder, the reader and doctor; it loads no wasm.
 
 import { fs as nodeFs, os, path } from "./builtins.js";
-import { envOf, settingsOf } from "./settings.js";
+import { envOf, placesOf, settingsOf } from "./settings.js";
 
 /** A path.resolve(base, p) that remembers its last answer, for one call site on the recording path (an entry
  *  resolves three paths, a visible share of its cost in Bun). Only answers that cannot depend on the process's
@@ -26,7 +26,7 @@ export function resolver() {
 const resolveTargetPath = resolver();
 
 function expandHome(p, env) {
-  if (p === "~" || p.startsWith("~/")) return path.join(env.HOME || os.homedir(), p.slice(1));
+  if (p === "~" || p.startsWith("~/")) return path.join(placesOf(env, os.homedir).home, p.slice(1));
   return p;
 }
 
@@ -42,7 +42,7 @@ export function resolveTarget(options = {}) {
   if (fromEnv !== undefined) {
     return { file: resolveTargetPath(base, expandHome(fromEnv, env)), source: "env" };
   }
-  return { file: path.join(env.HOME || os.homedir(), "git", "ai_recordings.jsonl"), source: "default" };
+  return { file: path.join(placesOf(env, os.homedir).home, "git", "ai_recordings.jsonl"), source: "default" };
 }
 
 /** Splits a recordings path into the stem and extension used for its siblings ("a/x.jsonl" → "a/x", ".jsonl"). */
@@ -78,7 +78,7 @@ export function indexPath(file, options = {}) {
   const env = envOf(options);
   const dir =
     settingsOf(env).indexDir ??
-    path.join(env.XDG_DATA_HOME || path.join(env.HOME || os.homedir(), ".local", "share"), "opencode-recordings", "recall");
+    path.join(placesOf(env, os.homedir).dataHome, "opencode-recordings", "recall");
   const name = path.basename(stemOf(file).stem).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
   return path.join(path.resolve(dir), `${name}-${shortHash(path.resolve(file))}.sqlite`);
 }
@@ -87,7 +87,7 @@ export function indexPath(file, options = {}) {
  *  (XDG_STATE_HOME defaulting to ~/.local/state), the session id made safe for a file name. */
 export function hintedPath(session, options = {}) {
   const env = envOf(options);
-  const state = env.XDG_STATE_HOME || path.join(env.HOME || os.homedir(), ".local", "state");
+  const state = placesOf(env, os.homedir).stateHome;
   const name = String(session).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 128) || "_";
   return path.join(state, "opencode-recordings", "hinted", name);
 }
@@ -96,7 +96,7 @@ export function hintedPath(session, options = {}) {
  *  (XDG_STATE_HOME defaulting to ~/.local/state). */
 export function sessionMemoryDir(options = {}) {
   const env = envOf(options);
-  const state = env.XDG_STATE_HOME || path.join(env.HOME || os.homedir(), ".local", "state");
+  const state = placesOf(env, os.homedir).stateHome;
   return path.join(state, "opencode-recordings", "sessions");
 }
 

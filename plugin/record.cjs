@@ -28,9 +28,15 @@ const BESIDE = path.join(__dirname, "cli.bundle.cache");
  *  itself rather than through settings.js.) */
 function cacheFile() {
   if (canWrite()) return BESIDE;
-  const env = process.env;
-  const base = env.XDG_CACHE_HOME || path.join(env.HOME || require("node:os").homedir(), ".cache");
+  const base = cacheHome(process.env, () => require("node:os").homedir());
   return path.join(base, "opencode-recordings", `cli-${hash(__dirname)}-${process.version}.cache`);
+}
+
+/** $XDG_CACHE_HOME, else ~/.cache, relative values ignored: settings.js placesOf's rule, which this launcher
+ *  cannot import (tests/js/settings.test.js holds the two to one rule). */
+function cacheHome(env, homedir) {
+  const abs = (v) => (typeof v === "string" && v.startsWith("/") ? v : undefined);
+  return abs(env.XDG_CACHE_HOME) ?? path.join(abs(env.HOME) ?? homedir(), ".cache");
 }
 
 /** FNV-1a of a string, as 8 hex digits: tells installs apart in one cache directory without loading node:crypto. */
@@ -186,4 +192,4 @@ function main() {
 
 // Run as the command; required (by plugin/cli/doctor.js), it only answers questions.
 if (require.main === module) main();
-module.exports = { launchState, isOn };
+module.exports = { launchState, isOn, cacheHome };

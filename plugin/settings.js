@@ -111,9 +111,10 @@ function autoOf(v) {
 }
 
 /**
- * The directories other programs keep their files in, as `env` names them (for `record init` and the
- * launcher's cache): home ($HOME, else the account's), configHome ($XDG_CONFIG_HOME, else ~/.config),
- * cacheHome ($XDG_CACHE_HOME, else ~/.cache), claudeConfigDir ($CLAUDE_CONFIG_DIR, else ~/.claude),
+ * The directories files are kept in, as `env` names them — the one rule for every path under HOME or an XDG
+ * directory: home ($HOME, else the account's), configHome ($XDG_CONFIG_HOME, else ~/.config), cacheHome
+ * ($XDG_CACHE_HOME, else ~/.cache), stateHome ($XDG_STATE_HOME, else ~/.local/state: the status record,
+ * hook mode's memory), dataHome ($XDG_DATA_HOME, else ~/.local/share: the recall index), claudeConfigDir ($CLAUDE_CONFIG_DIR, else ~/.claude),
  * claudeUserFile (Claude Code's own ~/.claude.json, inside $CLAUDE_CONFIG_DIR when that is set) and
  * codexHome ($CODEX_HOME, else ~/.codex). Relative values are ignored, as the XDG spec says.
  */
@@ -125,6 +126,8 @@ export function placesOf(env, homedir) {
     home,
     configHome: abs(env.XDG_CONFIG_HOME) ?? `${home}/.config`,
     cacheHome: abs(env.XDG_CACHE_HOME) ?? `${home}/.cache`,
+    stateHome: abs(env.XDG_STATE_HOME) ?? `${home}/.local/state`,
+    dataHome: abs(env.XDG_DATA_HOME) ?? `${home}/.local/share`,
     claudeConfigDir: claude ?? `${home}/.claude`,
     claudeUserFile: claude ? `${claude}/.claude.json` : `${home}/.claude.json`,
     codexHome: abs(env.CODEX_HOME) ?? `${home}/.codex`,

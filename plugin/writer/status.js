@@ -3,7 +3,7 @@
 
 import { fs as nodeFs, os, path } from "../builtins.js";
 import { makeDirs, replaceFile } from "../io.js";
-import { envOf } from "../settings.js";
+import { envOf, placesOf } from "../settings.js";
 
 /** How often a healthy process refreshes `lastSuccess` in the status record (failures are always noted). */
 const STATUS_SUCCESS_EVERY_MS = 60_000;
@@ -15,7 +15,7 @@ export function statusPath(options = {}) {
   if (typeof options.statusFile === "string") return options.statusFile;
   const env = envOf(options);
   if (env === statusFor.env) return statusFor.path;
-  const base = env.XDG_STATE_HOME || path.join(env.HOME || os.homedir(), ".local", "state");
+  const base = placesOf(env, os.homedir).stateHome;
   const p = path.join(base, "opencode-recordings", "status.json");
   // Remembered for the process's frozen snapshot of process.env (settings.js envOf), which cannot change.
   if (Object.isFrozen(env)) statusFor = { env, path: p };

@@ -106,3 +106,22 @@ test("one parser per kind of value: sizes, durations, counts", async () => {
   for (const v of ["-1", "1.5", "x", 1.5]) assert.equal(wholeNumber(v), undefined, String(v));
   assert.equal(settingsOf({ AI_RECORDINGS_MAX_BYTES: "16k" }).maxBytes, 16384, "sizes read alike in the environment");
 });
+
+test("one rule for HOME and the XDG directories; the launcher's cache directory follows it", async () => {
+  const { placesOf } = await import("../../plugin/settings.js");
+  const { createRequire } = await import("node:module");
+  const { cacheHome } = createRequire(import.meta.url)("../../plugin/record.cjs");
+  const homedir = () => "/account";
+  for (const env of [{}, { HOME: "/h" }, { HOME: "rel" }, { HOME: "/h", XDG_CACHE_HOME: "/c" }, { XDG_CACHE_HOME: "c" }, { HOME: "" }]) {
+    assert.equal(cacheHome(env, homedir), placesOf(env, homedir).cacheHome, JSON.stringify(env));
+  }
+  const p = placesOf({ HOME: "/h", XDG_STATE_HOME: "/s", XDG_DATA_HOME: "rel" }, homedir);
+  assert.deepEqual([p.stateHome, p.dataHome], ["/s", "/h/.local/share"]);
+  const { sessionMemoryDir, indexPath, resolveTarget } = await import("../../plugin/paths.js");
+  const { statusPath } = await import("../../plugin/writer/status.js");
+  const env = { HOME: "/h", XDG_STATE_HOME: "state-is-relative" };
+  assert.equal(sessionMemoryDir({ env }), "/h/.local/state/opencode-recordings/sessions");
+  assert.equal(statusPath({ env }), "/h/.local/state/opencode-recordings/status.json");
+  assert.match(indexPath("/x/r.jsonl", { env }), /^\/h\/\.local\/share\/opencode-recordings\/recall\//);
+  assert.equal(resolveTarget({ env }).file, "/h/git/ai_recordings.jsonl");
+});
