@@ -17,7 +17,7 @@ import { skipped } from "../writer/errors.js";
 // leaves them out; importSibling resolves against plugin/). Hook mode and recall, which agents and hooks start
 // mid-task, are part of the bundle: a literal import() is bundled.
 const lazy = (spec, fn) => (args) => importSibling(spec).then((m) => m[fn](args, {}));
-const SUBCOMMANDS = {
+export const SUBCOMMANDS = {
   read: lazy("./cli/read.js", "read"),
   sessions: lazy("./cli/sessions.js", "sessions"),
   show: lazy("./cli/show.js", "show"),

@@ -476,3 +476,16 @@ test("a one-entry CLI process loads neither WebCrypto nor the streams stack (Nod
   // and the id is still a 13-character base32 id (uniqueness: recorder.test.js)
   assert.match(entries(file)[0].eid, /^[0-9a-hjkmnp-tv-z]{13}$/);
 });
+
+test("record --help lists exactly the subcommands the command runs, each with its own --help", async () => {
+  const { SUBCOMMANDS } = await import("../../plugin/cli/index.js");
+  const { HELP } = await import("../../plugin/cli/record.js");
+  const section = HELP.slice(HELP.indexOf("Subcommands (each has --help):"), HELP.indexOf("A subcommand runs only when"));
+  const listed = [...section.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]);
+  assert.deepEqual([...listed].sort(), Object.keys(SUBCOMMANDS).sort());
+  for (const name of Object.keys(SUBCOMMANDS).filter((n) => n !== "hook" && n !== "mcp")) {
+    const r = runCli([name, "--help"]);
+    assert.equal(r.code, 0, `${name} --help: ${r.stderr}`);
+    assert.match(r.stdout, new RegExp(`^record ${name}\\b`), `${name} --help starts with its name`);
+  }
+});
