@@ -21,7 +21,7 @@ import { recallOff } from "../recall/service.js";
 import { lastPullFailed, readTeamState, teamStatePath } from "../recall/team-state.js";
 import { connectionOf } from "../export/connection.js";
 import { UsageError } from "./args.js";
-import { commandArgs } from "./filters.js";
+import { commandArgs } from "./prologue.js";
 import { ioOf, usage } from "./output.js";
 
 export const HELP = `record doctor - check where recordings go and whether recording works right now

@@ -1,9 +1,8 @@
-// The options the reading subcommands share: which file, which entries (filters), --json and --help, parsed
-// with the one argument parser (cli/args.js).
+// The options the reading subcommands share: which file and which entries (filters), and the reader they make.
+// Each subcommand's arguments go through cli/prologue.js.
 
-import { wholeNumber } from "../values.js";
 import { RecordingsReader, parseTime } from "../read/index.js";
-import { UsageError, parseArgs } from "./args.js";
+import { UsageError } from "./args.js";
 
 export const FILTER_HELP = `Filters (repeat one to accept any of its values; different filters must all match):
   --session ID       entries of this opencode session
@@ -26,29 +25,6 @@ export const FILTER_OPTIONS = {
   "--until-time": { key: "untilTime" },
 };
 export const TARGET_OPTIONS = { "--file": { key: "file" }, "--quarantine": { key: "quarantine", flag: true } };
-export const COMMON = { "--json": { key: "json", flag: true }, "--help": { key: "help", flag: true }, "-h": { key: "help", flag: true } };
-
-/** A subcommand's arguments against `spec` (plus --json and --help), with its `help` printed instead when asked
- *  (then null), and no positional argument unless `positional`. Throws UsageError. */
-export function commandArgs(help, argv, spec, io, { positional = false } = {}) {
-  const p = parseArgs(argv, { ...COMMON, ...spec }, "command");
-  const opts = { ...p.values, positional: p.positional };
-  if (opts.help) {
-    io.stdout.write(help);
-    return null;
-  }
-  if (!positional && opts.positional.length) throw new UsageError(`unexpected argument "${opts.positional[0]}"`);
-  return opts;
-}
-
-/** A whole number option (undefined when absent). */
-export function count(value, name) {
-  if (value === undefined) return undefined;
-  const n = wholeNumber(value);
-  if (n === undefined) throw new UsageError(`${name} needs a whole number, not "${value}"`);
-  return n;
-}
-
 /** The reader filter the options ask for. */
 export function filterOf(opts, now) {
   const f = {};

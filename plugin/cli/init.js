@@ -2,6 +2,8 @@
 // ones, per host, in ../init/). Unlike recording, init may fail: 0 done (or nothing to do), 1 a config it could
 // not edit (named, and left as it was), 2 a usage error.
 
+import { UsageError } from "./args.js";
+import { commandArgs } from "./prologue.js";
 import { fs as nodeFs, os } from "../builtins.js";
 import { envOf, placesOf } from "../settings.js";
 import { applyChanges, diffOf } from "../init/apply.js";
@@ -50,17 +52,19 @@ export async function init(argv, io0 = {}) {
     cwd: io0.cwd ?? process.cwd(),
     fs: io0.fs ?? nodeFs,
   };
-  const args = { host: null, global: false, dryRun: false };
-  for (const a of argv) {
-    if (a === "-h" || a === "--help") {
-      io.stdout.write(HELP);
-      return 0;
-    } else if (a === "--global") args.global = true;
-    else if (a === "--dry-run") args.dryRun = true;
-    else if (!a.startsWith("-") && args.host === null && Object.hasOwn(HOSTS, a)) args.host = a;
-    else return usage(io, a.startsWith("-") ? `unknown option "${a}"` : `"${a}" is not a host: opencode, claude-code or codex`);
+  let opts;
+  try {
+    opts = commandArgs(HELP, argv, { "--global": { key: "global", flag: true }, "--dry-run": { key: "dryRun", flag: true } }, io, { positional: true });
+  } catch (e) {
+    if (e instanceof UsageError) return usage(io, e.message);
+    throw e;
   }
-  if (args.host === null) return usage(io, "which host? opencode, claude-code or codex");
+  if (!opts) return 0;
+  const [hostName, extra] = opts.positional;
+  if (hostName === undefined) return usage(io, "which host? opencode, claude-code or codex");
+  if (!Object.hasOwn(HOSTS, hostName)) return usage(io, `"${hostName}" is not a host: opencode, claude-code or codex`);
+  if (extra !== undefined) return usage(io, `unexpected argument "${extra}"`);
+  const args = { host: hostName, global: opts.global === true, dryRun: opts.dryRun === true };
 
   const host = await HOSTS[args.host]();
   const places = placesOf(io.env, () => os.homedir());

@@ -3,7 +3,8 @@
 import { CursorError, entriesMarkdown, episodeState, foldEpisodes } from "../read/index.js";
 import { episodeMarkdown } from "../read/episode-markdown.js";
 import { UsageError } from "./args.js";
-import { FILTER_HELP, FILTER_OPTIONS, TARGET_HELP, TARGET_OPTIONS, commandArgs, count, makeReader } from "./filters.js";
+import { FILTER_HELP, FILTER_OPTIONS, TARGET_HELP, TARGET_OPTIONS, makeReader } from "./filters.js";
+import { commandArgs, count } from "./prologue.js";
 import { ioOf, noFileNote, reportTrouble, streamWriter, usage } from "./output.js";
 
 export const HELP = `record md - recordings as Markdown, for pasting into a review

@@ -4,7 +4,8 @@ import { fs as nodeFs, path } from "../builtins.js";
 import { replaceFile } from "../io.js";
 import { CursorError, foldEpisodes } from "../read/index.js";
 import { UsageError } from "./args.js";
-import { FILTER_HELP, FILTER_OPTIONS, TARGET_HELP, TARGET_OPTIONS, commandArgs, count, makeReader } from "./filters.js";
+import { FILTER_HELP, FILTER_OPTIONS, TARGET_HELP, TARGET_OPTIONS, makeReader } from "./filters.js";
+import { commandArgs, count } from "./prologue.js";
 import { ioOf, noFileNote, reportTrouble, streamWriter, usage } from "./output.js";
 
 export const HELP = `record read - print recordings in the order they were appended, across rotated archives

@@ -2,7 +2,8 @@
 
 import { CursorError, listSessions } from "../read/index.js";
 import { UsageError } from "./args.js";
-import { FILTER_HELP, FILTER_OPTIONS, TARGET_HELP, TARGET_OPTIONS, commandArgs, filterOf } from "./filters.js";
+import { FILTER_HELP, FILTER_OPTIONS, TARGET_HELP, TARGET_OPTIONS, filterOf } from "./filters.js";
+import { commandArgs } from "./prologue.js";
 import { ioOf, noFileNote, reportTrouble, streamWriter, usage } from "./output.js";
 
 export const HELP = `record sessions - the sessions seen in the recordings, most recent first

@@ -2,7 +2,7 @@
 
 import { entryMarkdown, findEntries } from "../read/index.js";
 import { UsageError } from "./args.js";
-import { commandArgs } from "./filters.js";
+import { commandArgs } from "./prologue.js";
 import { ioOf, streamWriter, usage } from "./output.js";
 
 export const HELP = `record show - one entry as Markdown, for pasting into a review

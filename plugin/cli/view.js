@@ -9,7 +9,7 @@ import { packageInfo } from "../package-info.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_WINDOW, viewData } from "../view/data.js";
 import { AssetsMissing, buildPage, loadAssets, shellBytes } from "../view/page.js";
 import { UsageError } from "./args.js";
-import { commandArgs } from "./filters.js";
+import { commandArgs } from "./prologue.js";
 import { ioOf, usage } from "./output.js";
 
 export const HELP = `record view - the recordings as one offline HTML page, to look at in a browser

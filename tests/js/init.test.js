@@ -308,7 +308,7 @@ test("codex: an empty config.toml gets the table; a malformed one stops both fil
 const USAGE = [
   [[], /which host\?/],
   [["vscode"], /"vscode" is not a host/],
-  [["opencode", "--force"], /unknown option "--force"/],
+  [["opencode", "--force"], /unknown option --force/],
   [["opencode", "codex"], /"codex" is not a host/],
 ];
 test("usage errors exit 2 and say what was wrong", async () => {
