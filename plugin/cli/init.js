@@ -63,7 +63,7 @@ export async function init(argv, io0 = {}) {
   const [hostName, extra] = opts.positional;
   if (hostName === undefined) return usage(io, "which host? opencode, claude-code or codex");
   if (!Object.hasOwn(HOSTS, hostName)) return usage(io, `"${hostName}" is not a host: opencode, claude-code or codex`);
-  if (extra !== undefined) return usage(io, `unexpected argument "${extra}"`);
+  if (extra !== undefined) return usage(io, `"${extra}" is not a host: opencode, claude-code or codex (one host at a time)`);
   const args = { host: hostName, global: opts.global === true, dryRun: opts.dryRun === true };
 
   const host = await HOSTS[args.host]();
