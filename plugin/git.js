@@ -32,6 +32,7 @@
 // createGitFacts({ fs, clock }) makes an instance with its own cache, pool and clock; gitContext() and
 // clearGitCache() use a default one.
 
+import { boundedSet } from "./capture/memory.js";
 import { closeQuietly, fs as nodeFs, path } from "./builtins.js";
 import { createFdPool } from "./fdpool.js";
 import { resolver } from "./paths.js";
@@ -286,12 +287,7 @@ export function createGitFacts({ fs: baseFs = nodeFs, clock = Date.now, timers =
   }
 
   function remember(key, entry) {
-    if (cache.size >= MAX_CACHE) {
-      const oldest = cache.keys().next().value;
-      release(cache.get(oldest));
-      cache.delete(oldest);
-    }
-    cache.set(key, entry);
+    boundedSet(cache, key, entry, MAX_CACHE, release);
   }
 
   /** Opens the watched files of `entry` read-only, keeping each descriptor only if it is the very file its key

@@ -2,6 +2,7 @@
 // target, gather the context, call the wasm core once, write the bytes it returned. Never throws.
 // Contract: plugin/recorder.d.ts.
 
+import { boundedSet } from "./capture/memory.js";
 import { closeQuietly, fs as nodeFs, os, path } from "./builtins.js";
 import { Core, newEid } from "./core.js";
 import { readFully, readToEnd, writeFully } from "./io.js";
@@ -42,20 +43,25 @@ function coreOptions(redact, env) {
   return out;
 }
 
-/** The core for these options. Keyed on the raw inputs (the option and the four env variables), so a repeated
- *  call builds nothing; the core's options are derived only when a new core is made. */
+const envKeys = new WeakMap(); // settings (settings.js settingsOf) → the part of a core's key they give
+
+/** The core for these options. Keyed on the redaction option and the redaction settings as settings.js read
+ *  them (kept per settings object, so a repeated call with one environment builds nothing); the core's options
+ *  are derived only when a new core is made. */
 function coreFor(options) {
   const env = envOf(options);
+  const s = settingsOf(env);
+  let fromEnv = envKeys.get(s);
+  if (fromEnv === undefined) {
+    fromEnv = JSON.stringify([s.redact ?? null, s.redactPatterns, s.allow, s.allowPatterns]);
+    envKeys.set(s, fromEnv);
+  }
   const r = options.redact;
-  const key =
-    (r === undefined ? "" : JSON.stringify(r)) +
-    `\0${env.AI_RECORDINGS_REDACT ?? ""}\0${env.AI_RECORDINGS_REDACT_PATTERNS ?? ""}` +
-    `\0${env.AI_RECORDINGS_REDACT_ALLOW ?? ""}\0${env.AI_RECORDINGS_REDACT_ALLOW_PATTERNS ?? ""}`;
+  const key = `${r === undefined ? "" : JSON.stringify(r)}\0${fromEnv}`;
   let slot = cores.get(key);
   if (!slot) {
-    if (cores.size >= MAX_CORES) cores.delete(cores.keys().next().value);
     slot = { core: new Core(coreOptions(r, env)), last: null };
-    cores.set(key, slot);
+    boundedSet(cores, key, slot, MAX_CORES);
   }
   return slot;
 }

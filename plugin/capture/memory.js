@@ -10,11 +10,16 @@
 
 import { fs as nodeFs, path } from "../builtins.js";
 
-/** Sets `key` as the newest member of `map`, dropping the oldest past `max`: every bounded cache's one rule. */
-export function boundedSet(map, key, value, max) {
+/** Sets `key` as the newest member of `map`, dropping the oldest past `max` (handed to `onDrop` first): every
+ *  bounded cache's one rule. */
+export function boundedSet(map, key, value, max, onDrop) {
   if (map.has(key)) map.delete(key);
   map.set(key, value);
-  if (map.size > max) map.delete(map.keys().next().value);
+  if (map.size > max) {
+    const oldest = map.keys().next().value;
+    onDrop?.(map.get(oldest));
+    map.delete(oldest);
+  }
 }
 
 /** A session id as a file name: safe characters kept, anything else replaced, cut to 128. */

@@ -245,3 +245,11 @@ test("Claude Code hook mode: nudges switched off still records the resolution", 
   assert.deepEqual(green, { code: 0, stdout: "" });
   assert.equal(entries(file).at(-1).trigger, "gate.passed");
 });
+
+test("boundedSet hands the dropped value to onDrop before it goes", () => {
+  const m = new Map();
+  const dropped = [];
+  for (const k of ["a", "b", "c"]) boundedSet(m, k, k.toUpperCase(), 2, (v) => dropped.push(v));
+  assert.deepEqual(dropped, ["A"]);
+  assert.deepEqual([...m.keys()], ["b", "c"]);
+});
