@@ -10,6 +10,9 @@
 #   bench/export.js     record export into PostgreSQL vs a bare COPY; a rerun with nothing new
 #   bench/recall.js     the recall index over 100,000 entries: build, size, recall in the plugin and as a process, hints
 #   bench/package.js    tarball and installed size; hook start-up from the install in each Node line and Bun
+#   bench/fingerprint.js  red to green: the failure fingerprint's cost on a capture, the passing-gate check
+#   bench/view.js       record view over a 100,000-entry history; the page in Chromium
+#   bench/team.js       record sync: pulling team rows, recall with team rows
 # Pass --quick for a short smoke run of bench/run.js only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,3 +27,6 @@ node bench/hosts.js
 node bench/export.js
 node bench/recall.js
 node bench/package.js
+node bench/fingerprint.js
+node bench/view.js
+.tools/node22/node_modules/.bin/node bench/team.js # node:sqlite
