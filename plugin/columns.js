@@ -2,6 +2,7 @@
 // line, so that one table shape serves both. The line is the record; these are only for querying. Which members
 // are stamps rather than what an entry says: read/present.js.
 
+import { segments } from "./capture/command.js";
 import { STAMPS } from "./read/present.js";
 
 /** The common string columns, in table order. Each is the entry's member of that name when it is a string. */
@@ -40,17 +41,16 @@ const FILE_SPLIT = /[\s"'`()[\]<>=,;|{}]+/;
 const PROGRAMS = /^(cargo|npm|pnpm|yarn|bun|npx|bunx|node|deno|go|make|gmake|pytest|python3?|pip|uv|poetry|tox|ruff|mypy|tsc|eslint|prettier|jest|vitest|mocha|git|docker|kubectl|terraform|gradle|gradlew|mvn|dotnet|swift|zig|rustc|rustup|gcc|clang|cmake|ctest|meson|ninja|mix|rake|rspec|bundle|composer|psql|sqlite3|curl|opencode|claude|codex|record)$/;
 // Shell steps that only set the scene for the command that matters.
 const NOT_COMMANDS = /^(cd|pushd|popd|export|set|unset|source|\.|echo|printf|true|false|exit)$/;
-const WRAPPER = /^(sudo|time|nice|nohup|env|command|exec|npx|bunx|pnpx|[A-Za-z_][A-Za-z0-9_]*=\S*)$/;
 
-/** A command line as the short key entries are matched on: per segment (`&&`, `||`, `;`, `|`), the program's
+/** A command line as the short key entries are matched on: per segment, cut and stripped of wrappers (sudo,
+ *  env VAR=..., npx, timeout N, python -m) by the command identity's one rule (capture/command.js), the program's
  *  base name and its first word that is not an option ("cargo test", "npm run lint" → "npm run lint" keeps
- *  `run`'s script). Wrappers (sudo, env VAR=..., npx) are skipped. */
+ *  `run`'s script). */
 export function commandKeys(line) {
   const out = [];
   if (typeof line !== "string") return out;
-  for (const seg of line.split(/&&|\|\||[;|\n]/)) {
-    const words = seg.trim().split(/\s+/).filter(Boolean);
-    while (words.length && WRAPPER.test(words[0])) words.shift();
+  for (const seg of segments(line)) {
+    const words = seg.split(/\s+/).filter(Boolean);
     if (!words.length) continue;
     const prog = words[0].replace(/^.*\//, "");
     if (!/^[\w.+-]+$/.test(prog) || NOT_COMMANDS.test(prog)) continue;

@@ -253,3 +253,17 @@ test("boundedSet hands the dropped value to onDrop before it goes", () => {
   assert.deepEqual(dropped, ["A"]);
   assert.deepEqual([...m.keys()], ["b", "c"]);
 });
+
+test("the recall index's command keys and the gate classifier cut a command line alike", async () => {
+  const { commandKeys } = await import("../../plugin/columns.js");
+  const { isGate } = await import("../../plugin/capture/gate.js");
+  for (const [line, keys] of [
+    ["timeout 60 npx -y vitest run", ["vitest run"]],
+    ["cd web && CI=1 python -m pytest -q tests", ["pytest tests"]],
+    ["sudo env FOO=1 ./gradlew build | tee log", ["gradlew build", "tee log"]],
+    ["uv run ruff check .", ["ruff check"]],
+  ]) {
+    assert.deepEqual(commandKeys(line), keys, line);
+    assert.equal(isGate(line), true, line);
+  }
+});
