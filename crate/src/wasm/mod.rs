@@ -34,7 +34,7 @@ extern "C" {
 }
 
 /// Strings at least this long are copied in with one native `TextEncoder.encodeInto`; the generated
-/// glue copies them a UTF-16 unit at a time in JS (~2 us per KiB), which is cheaper only for short ones.
+/// glue copies them a UTF-16 unit at a time in JS, which is cheaper only for short ones.
 const ENCODE_INTO_FROM: u32 = 256;
 
 thread_local! {
