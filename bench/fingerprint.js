@@ -89,6 +89,13 @@ row(
   alternate((i) => record(entries[i % entries.length], { ...base, capture: "auto" }), (i) => record(entries[i % entries.length], { ...base, capture: "cli" }), PAIRS),
 );
 
+// record() as captures run it by default: each entry fdatasync'ed.
+const synced = { ...base, env: { HOME: work }, sync: true };
+row(
+  "record() of a gate.failed, writer included (fdatasync on, the default)",
+  alternate((i) => record(entries[i % entries.length], { ...synced, capture: "auto" }), (i) => record(entries[i % entries.length], { ...synced, capture: "cli" }), Math.round(PAIRS / 8)),
+);
+
 // The plugin's handler on a passing bash call: a gate (the red-to-green check runs: key, memory, nothing open)
 // against a command that is not a gate (classified, nothing else).
 const opts = resolveOptions({ file }, {});
@@ -109,7 +116,7 @@ const section = [
   "## Red to green: the failure fingerprint and the passing-gate check",
   "",
   `Measured by \`node bench/fingerprint.js\` on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${runtime}, in process. Microseconds,`,
-  `median / p90, over ${PAIRS} pairs (the handler: ${PAIRS * 5}) after ${WARM} warm-up pairs, the two sides alternating call by call so drift`,
+  `median / p90, over ${PAIRS} pairs (with fdatasync: ${Math.round(PAIRS / 8)}; the handler: ${PAIRS * 5}) after ${WARM} warm-up pairs, the two sides alternating call by call so drift`,
   "hits both alike. The gate.failed entries are the failure fixtures' tails (tests/fixtures/failures/: cargo, node:test,",
   "vitest, jest, go, pytest, tsc, eslint) after 200 lines of build output, 7 KiB as the capture bounds them. Baseline",
   "(B): the same entry with capture `cli`, which the core does not fingerprint — every other step is the same.",

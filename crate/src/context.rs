@@ -43,6 +43,14 @@ pub struct Stamps {
     pub(crate) members: Vec<Stamp>,
 }
 
+impl Stamps {
+    /// The JSON token of the stamp `key` (as written in every line under this context), if it has one.
+    pub(crate) fn value_token(&self, key: &str) -> Option<&str> {
+        let s = self.members.iter().find(|s| s.key == key)?;
+        s.member.get(string_token(&s.key).len() + 1..)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub(crate) struct Stamp {
     pub(crate) key: String,

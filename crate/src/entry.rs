@@ -119,7 +119,9 @@ fn object_like(t: &str, trimmed: &str, now: f64, random: [u8; 8], ctx: &Stamps, 
             if let Some(eid) = eid {
                 out.eid = eid;
             }
-            crate::fingerprint::stamp(&mut out);
+            let member =
+                |name: &str| members.iter().zip(&keys).find(|(_, k)| k.as_str() == name).map(|(m, _)| scanned.value(m));
+            crate::fingerprint::stamp_made(&mut out, member, ctx);
             return out;
         }
         Err(e) => e,

@@ -7,6 +7,7 @@
 //! existed, so both agree byte for byte. Changing what goes into the hash means a new [`VERSION`]: old lines keep
 //! the group they had.
 
+use crate::context::Stamps;
 use crate::outcome::{Outcome, Target};
 use crate::parse::strict_json::{self, encode_string};
 use memchr::memmem;
@@ -72,10 +73,29 @@ impl Fingerprint {
 /// Appends `fp` and `failure` to an automatic failure's line, read out of the line as it stands (redacted), and
 /// notes the fingerprint in the outcome. Other lines are left as they are.
 pub fn stamp(out: &mut Outcome) {
+    if out.target == Target::Main {
+        let f = of_line(&out.line);
+        append(out, f);
+    }
+}
+
+/// [`stamp`] for a line made from a JSON object's members: when the redaction pass changed nothing, the line holds
+/// those members byte for byte and then the context's stamps (a supplied key suppresses its stamp), so they are
+/// read from there instead of scanning the line again. `member(name)` is the input's first member of that name.
+pub fn stamp_made<'a>(out: &mut Outcome, member: impl Fn(&str) -> Option<&'a str>, ctx: &'a Stamps) {
     if out.target != Target::Main {
         return;
     }
-    if let Some(f) = of_line(&out.line) {
+    let f = if out.redactions > 0 {
+        of_line(&out.line)
+    } else {
+        of_members(&|name| member(name).or_else(|| ctx.value_token(name)))
+    };
+    append(out, f);
+}
+
+fn append(out: &mut Outcome, f: Option<Fingerprint>) {
+    if let Some(f) = f {
         let end = out.line.trim_end().len() - 1; // the closing brace
         out.line.truncate(end);
         out.line.push(',');
@@ -95,8 +115,15 @@ pub fn of_line(line: &str) -> Option<Fingerprint> {
     }
     let scanned = strict_json::scan(line).ok()?;
     let members = scanned.members.as_deref()?;
-    let get = |name: &str| members.iter().find(|m| key_is(scanned.key(m), name)).map(|m| scanned.value(m));
+    of_members(&|name| members.iter().find(|m| key_is(scanned.key(m), name)).map(|m| scanned.value(m)))
+}
+
+/// The fingerprint of a line whose member tokens `get(name)` gives (its first member of that name).
+fn of_members<'a>(get: &dyn Fn(&str) -> Option<&'a str>) -> Option<Fingerprint> {
     let text = |name: &str| get(name).and_then(strict_json::decode_string).unwrap_or_default();
+    if !get("trigger").is_some_and(|t| t.ends_with(".failed\"")) {
+        return None;
+    }
     if get("fp").is_some() || text("capture") != "auto" {
         return None;
     }
@@ -158,14 +185,15 @@ fn signature_in<'o>(output: &'o str, workdir: &str) -> Vec<(&'o str, String)> {
             continue;
         }
         candidates += 1;
-        let n = normalise(line, workdir);
+        // Hashed as far as it is kept: a line longer than that costs no more to fingerprint.
+        let n = normalise(cut(line.trim(), LINE_CHARS), workdir);
         if !out.iter().any(|(_, seen)| *seen == n) {
             out.push((line.trim(), n));
         }
     }
     if out.is_empty() {
         let last: Vec<&str> = output.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-        out = last[last.len().saturating_sub(TAIL_LINES)..].iter().map(|l| (*l, normalise(l, workdir))).collect();
+        out = last[last.len().saturating_sub(TAIL_LINES)..].iter().map(|l| (*l, normalise(cut(l, LINE_CHARS), workdir))).collect();
     }
     out
 }
@@ -197,6 +225,11 @@ fn lines_mentioning(output: &str) -> Vec<usize> {
 
 /// The markers a failure line starts with (`t` is `line` without its indentation).
 fn starts_like_failure(line: &str, t: &str) -> bool {
+    // Every marker below starts with one of these bytes (✗ ✘ ● start 0xE2, × 0xC3): most lines of a build's
+    // output are refused here, before a dozen comparisons each.
+    if !matches!(t.as_bytes().first(), Some(b'F' | b'E' | b'-' | b'n' | b'T' | b't' | 0xC3 | 0xE2)) {
+        return false;
+    }
     let word_at = |prefix: &str| {
         t.starts_with(prefix) && !t[prefix.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
     };

@@ -5,8 +5,18 @@
 
 /// `line` with whitespace collapsed, paths ([`paths`]) and volatile values replaced.
 pub fn normalise(line: &str, workdir: &str) -> String {
-    let words: Vec<String> = line.split_whitespace().map(email).collect();
-    let s = paths(&words.join(" "), workdir);
+    let mut joined = String::with_capacity(line.len());
+    for w in line.split_whitespace() {
+        if !joined.is_empty() {
+            joined.push(' ');
+        }
+        if w.contains('@') {
+            joined.push_str(&email(w));
+        } else {
+            joined.push_str(w);
+        }
+    }
+    let s = paths(&joined, workdir);
     let b = s.as_bytes();
     let mut out = String::with_capacity(s.len());
     let mut i = 0;

@@ -187,3 +187,38 @@ mod prop {
         }
     }
 }
+
+/// What the core stamps while writing (from the input's members) is what a reader derives from the stored line.
+#[test]
+fn the_stamp_written_is_the_one_read_back() {
+    use crate::context::Context;
+    use crate::entry::{record, Input};
+    use crate::redact::{RedactOptions, Redactor};
+    let redactor = Redactor::new(&RedactOptions::default()).0;
+    let ctx = |capture: &str| {
+        Context {
+            capture: capture.into(),
+            stamps: vec![("pwd".into(), "/w/demo".into()), ("git_dir".into(), "/w/demo/.git".into())],
+        }
+        .render(&redactor)
+    };
+    let token = format!("gh{}_{}", "p", "A1b2C3d4E5".repeat(4).get(..36).unwrap());
+    let cases = [
+        (r#"{"trigger":"gate.failed","command":"cargo test","exit":101,"output_tail":"test a::one ... FAILED\n"}"#.to_owned(), "auto"),
+        // The caller's pwd stands over the stamp; a duplicated key reads as its first.
+        (r#"{"trigger":"gate.failed","pwd":"/elsewhere","command":"npm test","command":"x","exit":1,"output_tail":"not ok 1 - a\n"}"#.to_owned(), "auto"),
+        // Supplied capture under a cli context, and a tool failure.
+        (r#"{"capture":"auto","trigger":"tool.failed","tool":"edit","error":"Error: stale read at 10:11:12"}"#.to_owned(), "cli"),
+        // A secret in the output: the line is redacted, so the stamp is read from the line itself.
+        (format!(r#"{{"trigger":"gate.failed","command":"curl","exit":22,"output_tail":"error: bad token {token}\n"}}"#), "auto"),
+    ];
+    for (input, capture) in cases {
+        let out = record(Input::Text(&input), 1_796_459_013_120.0, [1; 8], &ctx(capture), &redactor);
+        let fp = out.fp.clone().unwrap_or_else(|| panic!("no fp for {input}"));
+        let stored = &out.line[..out.line.find(",\"fp\":").unwrap()];
+        let read = of_line(&format!("{stored}}}")).expect("a reader derives one");
+        assert_eq!(read.fp, fp, "{input}");
+        assert!(out.line.contains(&read.members()), "{}", out.line);
+        assert!(!out.line.contains(&token), "{}", out.line);
+    }
+}
