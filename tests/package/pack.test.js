@@ -104,6 +104,13 @@ for (const [name, runtime] of Object.entries(NODES)) {
     const line = JSON.parse(fs.readFileSync(file, "utf8"));
     assert.equal(line.note, `installed, ${name}`);
     assert.equal(line.capture, "cli");
+    // The page is built into the package: record view works with no Rust, no build and no network.
+    const page = path.join(home, "view.html");
+    const v = spawnSync(runtime, [bin, "view", "--all", "--file", file, "-o", page], { cwd: home, env: userEnv(home), encoding: "utf8" });
+    assert.equal(v.status, 0, v.stderr);
+    const html = fs.readFileSync(page, "utf8");
+    assert.match(html, /Content-Security-Policy/);
+    assert.ok(html.includes(`installed, ${name}`), "the entry is on the page");
   });
 }
 
