@@ -1,7 +1,7 @@
 // Regenerates the captured Claude Code and Codex hook payloads and transcripts (tests/fixtures/hosts/claude-code,
 // codex) from the real CLIs in node_modules/.bin, offline against the mock models of tests/hosts/. Run it after
 // upgrading either host: `node scripts/capture-host-fixtures.js [--out DIR]` (needs npm install and a build), then
-// review the diff and bring the ids, nickname and timestamps tests/js/hook.test.js pins up to date (they change).
+// review the diff and bring the ids, nickname and timestamps tests/js/hook-mode.test.js pins up to date (they change).
 
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -93,7 +93,7 @@ function codexLine(o) {
   return o.type === "response_item" || (o.type === "event_msg" && CODEX_EVENTS.has(o.payload?.type));
 }
 
-/** Files to write, as [relative name, text]: sandbox paths replaced by the placeholders hook.test.js fills. */
+/** Files to write, as [relative name, text]: sandbox paths replaced by the placeholders hook-mode.test.js fills. */
 function placed(label, d, files, paths) {
   // Longest first, so a transcript path under HOME becomes ${FIXTURE}/..., not ${HOME}/...
   const pairs = [...paths, [d.project, "${PROJECT}"], [d.home, "${HOME}"]].sort((a, b) => b[0].length - a[0].length);
