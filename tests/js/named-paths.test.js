@@ -32,7 +32,7 @@ test("every repository path named in code, comments and docs exists", () => {
       // A pattern (`tests/js/export*.test.js`, `holdout-*.jsonl`) names many files, not this one.
       const next = text.slice(m.index + m[0].length, m.index + m[0].length + 2);
       if (next.startsWith("*") || next === "-*" || MADE.test(p + "/") || EXAMPLES.has(p)) continue;
-      // `plugin/x.js:12` style references keep their path part only.
+      // A reference with a line number keeps its path part only.
       p = p.replace(/:\d+$/, "");
       if (!known.has(p) && !fs.existsSync(path.join(ROOT, p))) missing.push(`${f}: ${p}`);
     }
