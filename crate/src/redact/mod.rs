@@ -25,9 +25,11 @@
 mod chars;
 mod command;
 mod echoes;
+mod hashes;
 mod hits;
 mod in_json;
 mod keys;
+mod prefixes;
 pub mod rule;
 mod scan;
 mod tokens;
@@ -184,6 +186,9 @@ impl Redactor {
         let allowed = |s: &str| self.allowed(s);
         // User patterns run on decoded text: with any, every string is decoded.
         let clean_raw = |content: &str, esc: &[u64]| {
+            if hashes::may_hold_hash(content.as_bytes()) {
+                return Err(scan::Resume::START); // (found by a pass of their own over the decoded text)
+            }
             self.with_keys(|keys| scan::Scanner::new_raw(content, esc, &allowed, keys).run_raw())
         };
         let scan_raw: Option<in_json::ScanRaw> =
@@ -233,6 +238,7 @@ impl Redactor {
             sc.run_from(from);
         }
         let mut found = std::mem::take(&mut sc.out);
+        hashes::add(text, &mut found, &allowed);
         if !self.custom.is_empty() {
             user::apply(&self.custom, text, &mut found, &sc.markers, &allowed);
         }

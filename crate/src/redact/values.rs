@@ -226,6 +226,7 @@ fn is_elided(v: &[u8], star: bool, e2: bool) -> bool {
 pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
     let shaped = match family {
         Family::Opaque | Family::Vendor => accept_credential(v, 16),
+        Family::Labelled => credential_shaped(v),
         Family::Random => drawn_at_random(v),
         Family::Listed => drawn_at_random(v) || is_hex_or_uuid(v),
         _ => true,
@@ -310,6 +311,36 @@ pub fn drawn_at_random(v: &[u8]) -> bool {
         && v.iter().filter(|c| c.is_ascii_digit()).count() >= 2
         && v.iter().all(|&c| is_b64url(c) || c == b'+' || c == b'/' || c == b'=')
         && !is_natural_identifier(v)
+}
+
+/// A value shaped as a generated credential, for a label that does not say what kind it names (`acme_key`,
+/// `widget SECRET`): 16 to 1024 characters of base64 or base64url (and `.`), not a placeholder, and either
+/// [drawn at random](drawn_at_random) or holding a part (between `_ - . /`) of 10 characters or more in which
+/// letters and digits alternate at least twice (`k3p9x…`, hex digests): names, words joined, versions, dates and paths
+/// (`user_12345_profile`, `build-2024-11-29`) have none.
+pub fn credential_shaped(v: &[u8]) -> bool {
+    if !(16..=1024).contains(&v.len())
+        || !v.iter().all(|&c| is_b64url(c) || matches!(c, b'+' | b'/' | b'=' | b'.'))
+        || contains_marker(v)
+        || is_placeholder(v)
+        || is_public_key_value(v)
+    {
+        return false;
+    }
+    // (With a `/`, only base64 drawn at random: `projects/2249/keys/…` is a path.)
+    drawn_at_random(v) || (!v.contains(&b'/') && v.split(|&c| matches!(c, b'_' | b'-' | b'.')).any(random_part))
+}
+
+/// A part of [`credential_shaped`]: 10 characters or more (16 when all hex digits: the last group of a UUID is
+/// 12), 3 letters and 2 digits or more, and at least two changes between a letter and a digit.
+fn random_part(p: &[u8]) -> bool {
+    if p.len() < 10 || (p.len() < 16 && p.iter().all(u8::is_ascii_hexdigit)) {
+        return false;
+    }
+    let letters = p.iter().filter(|c| c.is_ascii_alphabetic()).count();
+    let digits = p.iter().filter(|c| c.is_ascii_digit()).count();
+    let changes = p.windows(2).filter(|w| w[0].is_ascii_digit() != w[1].is_ascii_digit()).count();
+    letters >= 3 && digits >= 2 && changes >= 2
 }
 
 /// 32 to 128 hex digits in one case, letters and digits both (an API token), or a UUID (`a52a…-…-…-…-…`).
