@@ -37,6 +37,7 @@ struct Lead(&'static [u8], u16, Body);
 
 /// The table, sorted by lead; no lead is the start of another.
 const LEADS: &[Lead] = &[
+    Lead(b"1000.", 60, Body::Dotted), // Zoho OAuth access and refresh tokens
     Lead(b"AKCp", 64, Body::Alnum),   // JFrog Artifactory API keys
     Lead(b"AKID", 32, Body::Alnum),   // Tencent Cloud SecretId
     Lead(b"ATATT", 60, Body::Url),    // Atlassian API tokens
@@ -48,11 +49,13 @@ const LEADS: &[Lead] = &[
     Lead(b"EZTK", 50, Body::Alnum),   // EasyPost test keys
     Lead(b"FLWSECK-", 32, Body::Url), // Flutterwave secret keys
     Lead(b"FLWSECK_TEST-", 32, Body::Url),
-    Lead(b"GOCSPX-", 24, Body::Url),    // Google OAuth client secrets
-    Lead(b"HRKU-", 30, Body::Url),      // Heroku API keys
-    Lead(b"LTAI", 12, Body::Alnum),     // Alibaba Cloud AccessKey ids
-    Lead(b"NRAK-", 27, Body::Alnum),    // New Relic user API keys
-    Lead(b"PMAK-", 56, Body::Url),      // Postman API keys
+    Lead(b"GOCSPX-", 24, Body::Url),   // Google OAuth client secrets
+    Lead(b"HRKU-", 30, Body::Url),     // Heroku API keys
+    Lead(b"LTAI", 12, Body::Alnum),    // Alibaba Cloud AccessKey ids
+    Lead(b"NRAK-", 27, Body::Alnum),   // New Relic user API keys
+    Lead(b"PMAK-", 56, Body::Url),     // Postman API keys
+    Lead(b"VF.DM.", 40, Body::Dotted), // Voiceflow Dialog Manager and workspace API keys
+    Lead(b"VF.WS.", 40, Body::Dotted),
     Lead(b"aio_", 28, Body::Alnum),     // Adafruit IO keys
     Lead(b"ak_live_", 24, Body::Alnum), // Pagar.me secret keys
     Lead(b"ak_test_", 24, Body::Alnum),
@@ -129,6 +132,7 @@ const LEADS: &[Lead] = &[
     Lead(b"xai-", 70, Body::Url),     // xAI API keys
     Lead(b"xkeysib-", 64, Body::Url), // Brevo (Sendinblue) API and SMTP keys
     Lead(b"xsmtpsib-", 64, Body::Url),
+    Lead(b"ya29.", 30, Body::Url), // Google OAuth 2.0 access tokens
 ];
 
 /// Per first byte of a lead (`A` to `z`), whether the table has one: most word runs are turned away here.

@@ -132,7 +132,13 @@ pub fn is_placeholder(v: &[u8]) -> bool {
     if first == b'$' && v.get(1).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'{' || c == b'(') {
         return true; // $VAR, ${VAR}, $(cmd)
     }
-    if first == b'<' || v.starts_with(b"{{") || v.starts_with(b"%(") || v.starts_with(b"%s") || v.starts_with(b"#{") {
+    if first == b'<'
+        || starts_with_ci(v, 0, b"&lt;")
+        || v.starts_with(b"{{")
+        || v.starts_with(b"%(")
+        || v.starts_with(b"%s")
+        || v.starts_with(b"#{")
+    {
         return true; // <token>, {{ secrets.X }}, %(password)s, #{var}
     }
     // One pass for the bytes the searches below need, so that a value without them skips them.
@@ -148,8 +154,10 @@ pub fn is_placeholder(v: &[u8]) -> bool {
     if is_mask_word(v) || is_percent_var(v) || is_fill_in(v) || is_elided(v, star, e2) {
         return true;
     }
-    if first == b'(' && !v.contains(&b')') {
-        return true; // `(ask in #platform, never commit)`: the first word of a remark, not a value
+    if (first == b'(' && !v.contains(&b')')) || (first == b'[' && !v.contains(&b']')) {
+        // `(ask in #platform, never commit)`, `[Shared Access key goes here]`: the first word of a remark or a
+        // fill-in, not a value
+        return true;
     }
     // Masked: ***, xxxx, ••••, ..., ----
     const MASKS: &str = "*xX.#?-_•●…";
@@ -241,7 +249,15 @@ pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
     if v.iter().any(|c| c.is_ascii_whitespace()) {
         return false; // messages ("must be 8 characters"), not secrets
     }
+    if family == Family::Azure && v.iter().any(|&c| c == b'(' || c == b')') {
+        return false; // a call (`Buffer.from(…)`): Azure's keys are base64 and its signatures query strings
+    }
     if mode != Mode::Literal {
+        // An element's id or a page's anchor (`"#add-password"`), a separator run on into the next key (`,label:`).
+        let anchor = v[0] == b'#' && v[1..].iter().all(|&c| c.is_ascii_alphabetic() || c == b'-' || c == b'_');
+        if anchor || v[0] == b',' || v[0] == b';' {
+            return false;
+        }
         // Plain words and identifiers (`expired`, `SecretString`, `user_password`, `read-only`, `MAX_LEN`); not
         // letters drawn at random (`VqOZmRIUOxmXKGTn`).
         if v.iter().all(u8::is_ascii_alphabetic) && (v.len() <= 24 || is_natural_identifier(v)) && !random_letters(v) {
