@@ -156,6 +156,8 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
                 password
             };
         }
+        // A personal access token (`ado_pat`, `AZURE_DEVOPS_PAT`): only by its value, a bare `pat` being a name too.
+        b"pat" => return if n >= 2 { class(Rule::SecretAssignment, Family::Labelled) } else { None },
         b"authorization" => return class(Rule::AuthorizationHeader, Family::Authorization),
         b"secret" | b"token" | b"credential" | b"credentials" | b"creds" => return secret,
         b"auth" => {
@@ -557,7 +559,7 @@ fn might_name_secret(k: &[u8]) -> bool {
     let mut i = 0;
     while i + 3 <= n {
         let hit = match k[i] | 0x20 {
-            b'p' => starts_with_ci(k, i, b"pass") || starts_with_ci(k, i, b"pwd"),
+            b'p' => starts_with_ci(k, i, b"pass") || starts_with_ci(k, i, b"pwd") || starts_with_ci(k, i, b"pat"),
             b's' => starts_with_ci(k, i, b"secret") || starts_with_ci(k, i, b"sig"),
             b't' => starts_with_ci(k, i, b"token"),
             b'k' => starts_with_ci(k, i, b"key"),

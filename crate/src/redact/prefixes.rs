@@ -127,6 +127,7 @@ const LEADS: &[Lead] = &[
     Lead(b"sqp_", 40, Body::Hex),
     Lead(b"squ_", 40, Body::Hex),
     Lead(b"tfp_", 40, Body::Url),     // Typeform personal access tokens
+    Lead(b"tkn.v1_", 60, Body::Url),  // Teamwork API tokens
     Lead(b"tskey-", 16, Body::Url),   // Tailscale auth, API, client and webhook keys
     Lead(b"tvly-", 32, Body::Url),    // Tavily API keys
     Lead(b"xai-", 70, Body::Url),     // xAI API keys
@@ -145,6 +146,21 @@ static FIRST: [bool; 128] = {
     }
     t
 };
+
+/// Tokens vendors document by a fixed part other than their lead: Azure DevOps personal access tokens (84
+/// characters, `AZDO` at 77 to 80) and Terraform Cloud API tokens (14 characters, `.atlasv1.`, 60 or more).
+pub fn marked_token(b: &[u8], i: usize) -> Option<usize> {
+    if b.get(i + 76..i + 80) == Some(b"AZDO") {
+        let n = run_len(b, i, is_alnum);
+        return (n == 84 && b.get(i + n).is_none_or(|&c| !is_b64url(c))).then_some(i + n);
+    }
+    if b.get(i + 14..i + 23) == Some(b".atlasv1.") && run_len(b, i, is_alnum) == 14 {
+        let n = run_len(b, i + 23, is_b64url);
+        let (l, u, d) = mix(&b[i + 23..i + 23 + n]);
+        return (n >= 60 && d && (l || u)).then_some(i + 23 + n);
+    }
+    None
+}
 
 /// A token of the table at `i` (a word start): its end. The body must end the word, must not be one character
 /// repeated, and must hold a digit or letters of both cases, as generated tokens do and names do not.
