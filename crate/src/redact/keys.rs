@@ -203,8 +203,7 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
         if (0..n - 1).any(|j| is_vendor(word(j))) {
             return secret;
         }
-        let other = (0..n - 1).any(|j| names_other_key(lower(word(j), &mut [0u8; 24])));
-        return (!other).then_some(KeyClass { rule: Rule::SecretAssignment, family: Family::Labelled });
+        return (!names_other_key(q)).then_some(KeyClass { rule: Rule::SecretAssignment, family: Family::Labelled });
     }
     if q == b"private" {
         return class(Rule::PrivateKey, Family::PrivateKey);

@@ -49,10 +49,14 @@ const LEADS: &[Lead] = &[
     Lead(b"EZTK", 50, Body::Alnum),   // EasyPost test keys
     Lead(b"FLWSECK-", 32, Body::Url), // Flutterwave secret keys
     Lead(b"FLWSECK_TEST-", 32, Body::Url),
-    Lead(b"GOCSPX-", 24, Body::Url),   // Google OAuth client secrets
-    Lead(b"HRKU-", 30, Body::Url),     // Heroku API keys
-    Lead(b"LTAI", 12, Body::Alnum),    // Alibaba Cloud AccessKey ids
-    Lead(b"NRAK-", 27, Body::Alnum),   // New Relic user API keys
+    Lead(b"GOCSPX-", 24, Body::Url), // Google OAuth client secrets
+    Lead(b"HRKU-", 30, Body::Url),   // Heroku API keys
+    Lead(b"LTAI", 12, Body::Alnum),  // Alibaba Cloud AccessKey ids
+    Lead(b"NRAA-", 24, Body::Alnum), // New Relic admin, Insights insert and query, and browser keys
+    Lead(b"NRAK-", 27, Body::Alnum), // New Relic user API keys
+    Lead(b"NRII-", 24, Body::Url),
+    Lead(b"NRIQ-", 24, Body::Url),
+    Lead(b"NRJS-", 16, Body::Hex),
     Lead(b"PMAK-", 56, Body::Url),     // Postman API keys
     Lead(b"VF.DM.", 40, Body::Dotted), // Voiceflow Dialog Manager and workspace API keys
     Lead(b"VF.WS.", 40, Body::Dotted),
@@ -63,6 +67,7 @@ const LEADS: &[Lead] = &[
     Lead(b"apify_api_", 30, Body::Alnum), // Apify API tokens
     Lead(b"bkct_", 32, Body::Alnum),      // Buildkite cluster tokens
     Lead(b"bkua_", 40, Body::Alnum),      // Buildkite user access tokens
+    Lead(b"cio", 30, Body::Alnum),        // crates.io API tokens
     Lead(b"dapi", 32, Body::Hex),         // Databricks personal access tokens
     Lead(b"dckr_oat_", 24, Body::Url),    // Docker organisation access tokens
     Lead(b"dckr_pat_", 24, Body::Url),    // Docker personal access tokens
@@ -79,6 +84,7 @@ const LEADS: &[Lead] = &[
     Lead(b"dt0c01.", 80, Body::Dotted),   // Dynatrace API tokens
     Lead(b"duffel_live_", 40, Body::Url), // Duffel access tokens
     Lead(b"duffel_test_", 40, Body::Url),
+    Lead(b"eyJrIjoi", 40, Body::Url), // Grafana API keys (base64 of `{"k":"`)
     Lead(b"figd_", 40, Body::Url),    // Figma personal access tokens
     Lead(b"fio-u-", 60, Body::Url),   // Frame.io developer tokens
     Lead(b"fo1_", 40, Body::Url),     // Fly.io tokens
@@ -87,6 +93,7 @@ const LEADS: &[Lead] = &[
     Lead(b"gsk_", 48, Body::Alnum),   // Groq API keys
     Lead(b"ico-", 32, Body::Alnum),   // Infracost API keys
     Lead(b"ion_", 40, Body::Alnum),   // Ionic personal access tokens
+    Lead(b"live_", 36, Body::Url),    // Twitch stream keys
     Lead(b"lsv2_pt_", 40, Body::Url), // LangSmith personal and service keys
     Lead(b"lsv2_sk_", 40, Body::Url),
     Lead(b"mdb_sa_sk_", 32, Body::Url),    // MongoDB Atlas service account secrets
@@ -148,8 +155,17 @@ static FIRST: [bool; 128] = {
 };
 
 /// Tokens vendors document by a fixed part other than their lead: Azure DevOps personal access tokens (84
-/// characters, `AZDO` at 77 to 80) and Terraform Cloud API tokens (14 characters, `.atlasv1.`, 60 or more).
+/// characters, `AZDO` at 77 to 80), Terraform Cloud API tokens (14 characters, `.atlasv1.`, 60 or more), New Relic
+/// license keys (40, the last four `NRAL`) and Mailchimp API keys (32 hex digits, `-us` and the data centre).
 pub fn marked_token(b: &[u8], i: usize) -> Option<usize> {
+    let alone = |e: usize| b.get(e).is_none_or(|&c| !is_b64url(c));
+    if b.get(i + 36..i + 40) == Some(b"NRAL") {
+        return (run_len(b, i, is_alnum) == 40 && alone(i + 40)).then_some(i + 40);
+    }
+    if b.get(i + 32..i + 35) == Some(b"-us") && run_len(b, i, is_lower_hex) == 32 {
+        let k = run_len(b, i + 35, |c| c.is_ascii_digit());
+        return ((1..=3).contains(&k) && alone(i + 35 + k)).then_some(i + 35 + k);
+    }
     if b.get(i + 76..i + 80) == Some(b"AZDO") {
         let n = run_len(b, i, is_alnum);
         return (n == 84 && b.get(i + n).is_none_or(|&c| !is_b64url(c))).then_some(i + n);
