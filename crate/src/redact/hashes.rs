@@ -71,7 +71,7 @@ pub fn find_hashes(b: &[u8], out: &mut Vec<(usize, usize)>) {
     while let Some(at) = find_from(b, b"$", i) {
         match hash_at(b, at) {
             // (Inside a word, `price$1$…` is no hash.)
-            Some(end) if at == 0 || !field_byte(b[at - 1], false) => {
+            Some(end) if at == 0 || !b[at - 1].is_ascii_alphanumeric() => {
                 out.push((at, end));
                 i = end;
             }

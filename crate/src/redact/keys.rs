@@ -783,6 +783,23 @@ mod tests {
     }
 
     #[test]
+    fn a_key_of_no_known_kind_takes_a_value_by_its_shape() {
+        for k in ["acme_key", "widgetKEY", "config.mapping.key", "ado_pat", "AZURE_DEVOPS_PAT"] {
+            assert_eq!(classify_key(k.as_bytes()).map(|c| c.family), Some(Family::Labelled), "{k}");
+            assert!(!names_secret(k.as_bytes()), "{k}: only by its value");
+        }
+        for k in ["cache_key", "sort_key", "public_key", "idempotency_key", "ssh_key", "applicationServerKey", "pat"] {
+            assert!(classify_key(k.as_bytes()).is_none_or(|c| c.family != Family::Labelled), "{k}");
+        }
+        for (label, before) in [("SECRET", "acme"), ("acmeApiKey", ""), ("token", "access"), ("KEY", "PRIVATE")] {
+            assert!(names_credential_label(label.as_bytes(), before.as_bytes()), "{before} {label}");
+        }
+        for (label, before) in [("key", "RSA"), ("key", "public"), ("monkey", ""), ("keyboard", ""), ("sort_key", "")] {
+            assert!(!names_credential_label(label.as_bytes(), before.as_bytes()), "{before} {label}");
+        }
+    }
+
+    #[test]
     fn key_cache_answers_as_classify_key() {
         // Keys of every length around the 8-byte words and the 23-byte limit, at every distance from the end of the
         // text (the padded copy), differing in one byte or in length only, asked in random order so that sets fill,

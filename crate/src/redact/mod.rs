@@ -16,8 +16,9 @@
 //! What each rule finds, one line per rule, and the filters that keep placeholders, code and prose out: docs/redaction.md.
 //!
 //! # Layout
-//! - [`rule`]: the rule ids. `tokens`: vendor token shapes. `keys`: key names that announce a secret. `values`: the
-//!   filters a candidate value must pass. `chars`: the byte helpers they share.
+//! - [`rule`]: the rule ids. `tokens`: vendor token shapes; `prefixes`: the table of vendors' documented token leads.
+//!   `keys`: key names that announce a secret. `values`: the filters a candidate value must pass. `chars`: the byte
+//!   helpers they share. `hashes`: password hashes in the crypt format, found by a pass of their own.
 //! - `scan`: the one pass over text that applies them; `command`: passwords given to programs on their command line.
 //! - `in_json`: the walk over a JSON value, which scans its strings; `echoes`: other copies of what was found;
 //!   `hits`: what was found where, merged for the entry's `redacted` list; `user`: the caller's own patterns.
@@ -46,7 +47,7 @@ pub(crate) use scan::Found;
 pub use rule::{Rule, BUILTIN_RULES};
 
 /// Version of the built-in rule set, written next to every redaction list. Bump when rules change.
-pub const RULESET_VERSION: &str = "2026-12-01.1";
+pub const RULESET_VERSION: &str = "2026-12-02.1";
 
 /// Redaction settings. `Default` is enabled with no extra patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]

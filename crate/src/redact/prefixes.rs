@@ -84,7 +84,6 @@ const LEADS: &[Lead] = &[
     Lead(b"dt0c01.", 80, Body::Dotted),   // Dynatrace API tokens
     Lead(b"duffel_live_", 40, Body::Url), // Duffel access tokens
     Lead(b"duffel_test_", 40, Body::Url),
-    Lead(b"eyJrIjoi", 40, Body::Url), // Grafana API keys (base64 of `{"k":"`)
     Lead(b"figd_", 40, Body::Url),    // Figma personal access tokens
     Lead(b"fio-u-", 60, Body::Url),   // Frame.io developer tokens
     Lead(b"fo1_", 40, Body::Url),     // Fly.io tokens

@@ -485,7 +485,13 @@ mod tests {
         if first == b'$' && v.get(1).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'{' || c == b'(') {
             return true;
         }
-        if first == b'<' || v.starts_with(b"{{") || v.starts_with(b"%(") || v.starts_with(b"%s") || v.starts_with(b"#{")
+        let html_lt = v.len() >= 4 && v[..4].eq_ignore_ascii_case(b"&lt;");
+        if first == b'<'
+            || html_lt
+            || v.starts_with(b"{{")
+            || v.starts_with(b"%(")
+            || v.starts_with(b"%s")
+            || v.starts_with(b"#{")
         {
             return true;
         }
@@ -508,7 +514,7 @@ mod tests {
         if is_mask_word(v) || is_percent_var(v) || fill_in || elided {
             return true;
         }
-        if v[0] == b'(' && !v.contains(&b')') {
+        if (v[0] == b'(' && !v.contains(&b')')) || (v[0] == b'[' && !v.contains(&b']')) {
             return true;
         }
         if std::str::from_utf8(v).is_ok_and(|s| s.chars().all(|c| "*xX.#?-_•●…".contains(c))) {
@@ -595,6 +601,9 @@ mod tests {
             "k9Xq2Lm7",
             "é",
             "\u{e2}",
+            "&lt;",
+            "&LT;",
+            "&gt;",
         ];
         use crate::redact::tests::xorshift;
         const BYTES: &[u8] = b"x*.-_{$e\xe2\x80\xa2c";
@@ -606,6 +615,29 @@ mod tests {
             let bytes: Vec<u8> =
                 (0..xorshift(&mut state) % 12).map(|_| BYTES[(xorshift(&mut state) as usize) % BYTES.len()]).collect();
             assert_eq!(is_placeholder(&bytes), is_placeholder_reference(&bytes), "{bytes:?}");
+        }
+    }
+
+    #[test]
+    fn credential_shapes() {
+        for v in [
+            "k3p9xQ7mZ2LwR8vN4tB6",
+            "9f86d081884c7d659a2feaa0c55ad015",
+            "aistq7nd7yd1r6ls74icrh",
+            "U29tZVNlY3JldA+/x9Z2",
+        ] {
+            assert!(credential_shaped(v.as_bytes()), "{v}");
+        }
+        for v in [
+            "user_12345_profile_data",
+            "build-2024-11-29-nightly",
+            "projects/42/locations/global/keys/9b7fd540-b548-4213-b225-8700b339d20a",
+            "123e4567-e89b-42d3-a456-426614174000",
+            "abcdefghijklmnopqrstuvwxyz",
+            "getUserProfileById",
+            "<your-key-here-12345>",
+        ] {
+            assert!(!credential_shaped(v.as_bytes()), "{v}");
         }
     }
 
