@@ -5,7 +5,7 @@ use super::super::rule::Rule;
 use super::super::tokens::whole_token;
 use super::super::values::accept_url_password;
 use super::blocks::is_word;
-use super::words::webhook_host;
+use super::words::{webhook_host, Webhook};
 use super::Scanner;
 
 /// What the authority of `scheme://…` holds, as far as the URL rule is concerned.
@@ -81,7 +81,7 @@ impl Scanner<'_, false> {
 
 /// The host at `u` (after `://`) when it is a webhook's (see [`webhook_host`]) and shorter than the word runs the
 /// scan offers its word handler (which finds the longer ones): its end, the webhook paths there and their rule.
-pub(super) fn short_webhook_host(b: &[u8], u: usize) -> Option<(usize, (&'static [&'static [u8]], Rule))> {
+pub(super) fn short_webhook_host(b: &[u8], u: usize) -> Option<(usize, Webhook)> {
     let n = run_len(b, u, is_word);
     (n < 15).then(|| webhook_host(&b[u..u + n]).map(|w| (u + n, w)))?
 }

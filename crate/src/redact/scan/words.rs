@@ -266,10 +266,13 @@ pub(super) fn past_separators(b: &[u8], s: usize, e: usize) -> usize {
     t
 }
 
+/// The paths that start a webhook at its host, and the rule that names it.
+pub(super) type Webhook = (&'static [&'static [u8]], Rule);
+
 /// The hosts of webhooks whose URL is their secret (Slack; Microsoft Teams' incoming webhooks, old and new hosts;
 /// Discord), with the paths that start a webhook there and the rule that names it.
 #[inline]
-pub(super) fn webhook_host(run: &[u8]) -> Option<(&'static [&'static [u8]], Rule)> {
+pub(super) fn webhook_host(run: &[u8]) -> Option<Webhook> {
     const SLACK: &[&[u8]] = &[b"/services/", b"/workflows/", b"/triggers/"];
     const TEAMS: &[&[u8]] = &[b"/webhook/", b"/webhookb2/"];
     const DISCORD: &[&[u8]] = &[b"/api/webhooks/"];
