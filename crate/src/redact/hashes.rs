@@ -5,6 +5,7 @@
 
 use super::rule::Rule;
 use super::scan::Found;
+#[cfg(not(target_arch = "wasm32"))]
 use crate::bytes::find_from;
 
 /// The crypt ids looked for after the first `$`: MD5 (`1`), bcrypt (`2a`, `2b`, `2x`, `2y`), SHA-256 and SHA-512
@@ -68,7 +69,7 @@ pub fn hash_at(b: &[u8], i: usize) -> Option<usize> {
 /// The spans of the hashes in `b`, in order.
 pub fn find_hashes(b: &[u8], out: &mut Vec<(usize, usize)>) {
     let mut i = 0;
-    while let Some(at) = find_from(b, b"$", i) {
+    while let Some(at) = dollar_from(b, i) {
         match hash_at(b, at) {
             // (Inside a word, `price$1$…` is no hash.)
             Some(end) if at == 0 || !b[at - 1].is_ascii_alphanumeric() => {
@@ -98,7 +99,7 @@ pub fn add(text: &str, found: &mut Vec<Found>, allowed: &dyn Fn(&str) -> bool) {
 /// Whether `b` may hold a hash: a `$` followed by an id (what a raw JSON string must be decoded for).
 pub fn may_hold_hash(b: &[u8]) -> bool {
     let mut i = 0;
-    while let Some(at) = find_from(b, b"$", i) {
+    while let Some(at) = dollar_from(b, i) {
         let rest = &b[at + 1..];
         if IDS.iter().any(|id| rest.starts_with(id)) {
             return true;
@@ -106,6 +107,31 @@ pub fn may_hold_hash(b: &[u8]) -> bool {
         i = at + 1;
     }
     false
+}
+
+/// The first `$` at or after `i`. Every string of an entry is searched for one (a long tool output too), so on wasm
+/// 64 bytes are compared at a time with simd128, as the byte kernels of `crate::bytes` do; elsewhere eight at a time.
+#[cfg(target_arch = "wasm32")]
+#[target_feature(enable = "simd128")]
+fn dollar_from(b: &[u8], mut i: usize) -> Option<usize> {
+    use core::arch::wasm32::*;
+    let d = u8x16_splat(b'$');
+    while let Some(chunk) = b.get(i..i + 64) {
+        // SAFETY: bytes 16q..16q+16 of the 64-byte chunk are readable; wasm loads need no alignment.
+        let eq = |q: usize| i8x16_eq(unsafe { v128_load(chunk[16 * q..].as_ptr().cast::<v128>()) }, d);
+        let any = v128_or(v128_or(eq(0), eq(1)), v128_or(eq(2), eq(3)));
+        if v128_any_true(any) {
+            let at = (0..4).map(|q| i8x16_bitmask(eq(q)) as u64).rev().fold(0u64, |m, x| m << 16 | x);
+            return Some(i + at.trailing_zeros() as usize);
+        }
+        i += 64;
+    }
+    b.get(i..)?.iter().position(|&c| c == b'$').map(|k| i + k)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn dollar_from(b: &[u8], i: usize) -> Option<usize> {
+    find_from(b, b"$", i)
 }
 
 #[cfg(test)]
@@ -131,6 +157,21 @@ mod tests {
             assert_eq!(spans(&format!("hash = '{h}'")), [h]);
         }
         assert_eq!(spans(&format!("alice:{bcrypt}\nbob:{md5}")), [bcrypt, md5]);
+    }
+
+    #[test]
+    fn finds_each_dollar_wherever_it_stands() {
+        // Around the 64-byte chunks and the tail: the first `$` at or after every start.
+        for n in [0, 1, 15, 63, 64, 65, 127, 128, 200] {
+            for at in 0..n {
+                let mut t = vec![b'x'; n];
+                t[at] = b'$';
+                for from in [0, at / 2, at, at + 1] {
+                    let want = (from <= at).then_some(at);
+                    assert_eq!(dollar_from(&t, from), want, "n {n}, at {at}, from {from}");
+                }
+            }
+        }
     }
 
     #[test]

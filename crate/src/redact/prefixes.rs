@@ -156,7 +156,18 @@ static FIRST: [bool; 128] = {
 /// Tokens vendors document by a fixed part other than their lead: Azure DevOps personal access tokens (84
 /// characters, `AZDO` at 77 to 80), Terraform Cloud API tokens (14 characters, `.atlasv1.`, 60 or more), New Relic
 /// license keys (40, the last four `NRAL`) and Mailchimp API keys (32 hex digits, `-us` and the data centre).
+#[inline]
 pub fn marked_token(b: &[u8], i: usize) -> Option<usize> {
+    // (Each is 35 characters or more of base64url: shorter runs, most of them, are turned away by one look.)
+    if !b.get(i + 34).is_some_and(|&c| is_b64url(c)) {
+        return None;
+    }
+    marked_at(b, i)
+}
+
+/// [`marked_token`] past its first look.
+#[inline(never)]
+fn marked_at(b: &[u8], i: usize) -> Option<usize> {
     let alone = |e: usize| b.get(e).is_none_or(|&c| !is_b64url(c));
     if b.get(i + 36..i + 40) == Some(b"NRAL") {
         return (run_len(b, i, is_alnum) == 40 && alone(i + 40)).then_some(i + 40);
@@ -179,11 +190,18 @@ pub fn marked_token(b: &[u8], i: usize) -> Option<usize> {
 
 /// A token of the table at `i` (a word start): its end. The body must end the word, must not be one character
 /// repeated, and must hold a digit or letters of both cases, as generated tokens do and names do not.
+#[inline]
 pub fn vendor_token(b: &[u8], i: usize) -> Option<usize> {
     let c0 = *b.get(i)?;
     if !FIRST.get(usize::from(c0)).copied().unwrap_or(false) {
         return None;
     }
+    lead_at(b, i, c0)
+}
+
+/// [`vendor_token`] past its first look. (Out of line: inlined into the scan, it slowed the scan of clean text.)
+#[inline(never)]
+fn lead_at(b: &[u8], i: usize, c0: u8) -> Option<usize> {
     LEADS.iter().filter(|l| l.0[0] == c0).find_map(|Lead(lead, min, body)| {
         if !starts_with_at(b, i, lead) {
             return None;

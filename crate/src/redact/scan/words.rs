@@ -67,10 +67,8 @@ impl Scanner<'_, false> {
                 }
             }
             if credential_label_before(self.t(), s) {
-                // `acme SECRET <value>`, `widgetApiKey <value>`: a label and a blank, no operator.
-                let ve = s + run_len(b, s, |c| is_b64url(c) || matches!(c, b'.' | b'+' | b'/' | b'='));
-                if credential_shaped(&b[s..ve]) && self.emit(s, ve, Rule::SecretAssignment) {
-                    return Some(ve);
+                if let Some(next) = self.labelled_value(s) {
+                    return Some(next);
                 }
             }
         }
@@ -211,6 +209,16 @@ impl Scanner<'_, false> {
         (n >= 20 && self.emit(s, s + n, rule)).then_some(s + n)
     }
 
+    /// `acme SECRET <value>`, `widgetApiKey <value>`: a label that names a credential and a blank, no operator, before
+    /// a value shaped as one. (Out of line, as the rest of the rare handlers: inlined, it slowed the scan of clean
+    /// text.)
+    #[inline(never)]
+    fn labelled_value(&mut self, s: usize) -> Option<usize> {
+        let b = self.b;
+        let ve = s + run_len(b, s, |c| is_b64url(c) || matches!(c, b'.' | b'+' | b'/' | b'='));
+        (credential_shaped(&b[s..ve]) && self.emit(s, ve, Rule::SecretAssignment)).then_some(ve)
+    }
+
     /// `Bearer <credential>` outside an `Authorization` header (`curl` lines, logged request objects).
     fn bearer(&mut self, e: usize) -> Option<usize> {
         let b = self.b;
@@ -273,12 +281,18 @@ pub(super) type Webhook = (&'static [&'static [u8]], Rule);
 /// Discord), with the paths that start a webhook there and the rule that names it.
 #[inline]
 pub(super) fn webhook_host(run: &[u8]) -> Option<Webhook> {
+    // (Each host ends in `.com`: most runs are turned away by one look at their last four bytes.)
+    if run.len() < 11 || !run.ends_with(b".com") {
+        return None;
+    }
+    webhook_host_com(run)
+}
+
+#[inline(never)]
+fn webhook_host_com(run: &[u8]) -> Option<Webhook> {
     const SLACK: &[&[u8]] = &[b"/services/", b"/workflows/", b"/triggers/"];
     const TEAMS: &[&[u8]] = &[b"/webhook/", b"/webhookb2/"];
     const DISCORD: &[&[u8]] = &[b"/api/webhooks/"];
-    if run.len() < 11 {
-        return None;
-    }
     if run == b"hooks.slack.com" {
         Some((SLACK, Rule::SlackWebhook))
     } else if run == b"outlook.office.com" || run.ends_with(b".webhook.office.com") {
@@ -319,9 +333,11 @@ pub(super) fn password_word_before<const RAW: bool>(t: Text<RAW>, s: usize) -> b
 /// [`names_credential_label`]); the word before the label is read too (`public key …` is no credential).
 #[inline]
 pub(super) fn credential_label_before<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
-    if s < 4 || t.b[s - 1] != b' ' || !t.word_at(s - 2) {
-        return false;
-    }
+    s >= 4 && t.b[s - 1] == b' ' && t.word_at(s - 2) && label_names_credential(t, s)
+}
+
+#[inline(never)]
+fn label_names_credential<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
     let word_back = |e: usize| e - (0..e).rev().take_while(|&x| t.word_at(x)).count();
     let ls = word_back(s - 1);
     let label = &t.b[ls..s - 1];
