@@ -142,12 +142,14 @@ const LEADS: &[Lead] = &[
     Lead(b"ya29.", 30, Body::Url), // Google OAuth 2.0 access tokens
 ];
 
-/// Per first byte of a lead (`A` to `z`), whether the table has one: most word runs are turned away here.
-static FIRST: [bool; 128] = {
-    let mut t = [false; 128];
+/// Per first byte of a lead (below 128), the second bytes that follow it in the table (bit c: byte c): most word
+/// runs are turned away by one look at their first two bytes (a commit id's `a3`, a host's `ap`).
+static SECOND: [u128; 128] = {
+    let mut t = [0u128; 128];
     let mut k = 0;
     while k < LEADS.len() {
-        t[LEADS[k].0[0] as usize] = true;
+        let lead = LEADS[k].0;
+        t[lead[0] as usize] |= 1 << lead[1];
         k += 1;
     }
     t
@@ -158,8 +160,9 @@ static FIRST: [bool; 128] = {
 /// license keys (40, the last four `NRAL`) and Mailchimp API keys (32 hex digits, `-us` and the data centre).
 #[inline]
 pub fn marked_token(b: &[u8], i: usize) -> Option<usize> {
-    // (Each is 35 characters or more of base64url: shorter runs, most of them, are turned away by one look.)
-    if !b.get(i + 34).is_some_and(|&c| is_b64url(c)) {
+    // (One byte each, where the fixed part stands: most runs are turned away by these four looks.)
+    let at = |k: usize, c: u8| b.get(i + k) == Some(&c);
+    if !(at(32, b'-') || at(14, b'.') || at(39, b'L') || at(76, b'A')) {
         return None;
     }
     marked_at(b, i)
@@ -192,8 +195,8 @@ fn marked_at(b: &[u8], i: usize) -> Option<usize> {
 /// repeated, and must hold a digit or letters of both cases, as generated tokens do and names do not.
 #[inline]
 pub fn vendor_token(b: &[u8], i: usize) -> Option<usize> {
-    let c0 = *b.get(i)?;
-    if !FIRST.get(usize::from(c0)).copied().unwrap_or(false) {
+    let (c0, c1) = (*b.get(i)?, *b.get(i + 1)?);
+    if c0 >= 128 || c1 >= 128 || SECOND[usize::from(c0)] >> c1 & 1 == 0 {
         return None;
     }
     lead_at(b, i, c0)
