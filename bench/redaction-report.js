@@ -129,4 +129,10 @@ report(
   redactionFixtures("general-positives.jsonl"),
   redactionFixtures("general-negatives.jsonl"),
 );
+console.log("");
+report(
+  "Shapes of rule set 2026-12-02.1: vendor prefixes, password hashes, webhook URLs, labels naming a credential before a value shaped as one (shapes-*.jsonl, written with the rules)",
+  redactionFixtures("shapes-positives.jsonl"),
+  redactionFixtures("shapes-negatives.jsonl"),
+);
 if (process.argv.includes("--check") && !ok) process.exitCode = 1;

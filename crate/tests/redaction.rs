@@ -128,19 +128,29 @@ fn fixtures_recall_and_false_positives() {
     assert!(fp_rate <= 0.01, "false-positive rate {fp_rate:.3} > 0.01");
 }
 
-/// The fixtures of the general rules of rule set 2026-12-01.1 (written with them): every secret goes, under its rule,
+/// The fixtures of the general rules of rule set 2026-12-01.1 and of the shapes of rule set 2026-12-02.1 (vendor
+/// prefixes, password hashes, webhooks, labels; each set written with its rules): every secret goes, under its rule,
 /// and no negative is redacted.
 #[test]
 fn general_fixtures_are_redacted_and_their_negatives_left() {
+    for set in ["general", "shapes"] {
+        general_set_is_redacted(set);
+    }
+}
+
+fn general_set_is_redacted(set: &str) {
     let r = redactor();
-    for p in fixtures("general-positives.jsonl") {
+    let (positives, negatives) =
+        (fixtures(&format!("{set}-positives.jsonl")), fixtures(&format!("{set}-negatives.jsonl")));
+    assert!(positives.len() > 25 && negatives.len() > 25, "{set}: fixtures present");
+    for p in positives {
         let (mode, input, secret) =
             (p["mode"].as_str().unwrap_or("text"), p["input"].as_str().unwrap(), p["secret"].as_str().unwrap());
         let out = run(&r, mode, input).map(|(o, _)| o).unwrap_or_else(|| input.to_string());
         assert!(!out.contains(secret), "{input:?} -> {out:?}");
         assert!(out.contains(&format!("[REDACTED:{}]", p["rule"].as_str().unwrap())), "{input:?} -> {out:?}");
     }
-    for n in fixtures("general-negatives.jsonl") {
+    for n in negatives {
         let (mode, input) = (n["mode"].as_str().unwrap_or("text"), n["input"].as_str().unwrap());
         assert_eq!(run(&r, mode, input), None, "{input:?} ({})", n["why"]);
     }
@@ -150,6 +160,7 @@ fn general_fixtures_are_redacted_and_their_negatives_left() {
 fn fixtures_are_idempotent() {
     let r = redactor();
     let general = fixtures("general-positives.jsonl").into_iter().chain(fixtures("general-negatives.jsonl"));
+    let general = general.chain(fixtures("shapes-positives.jsonl")).chain(fixtures("shapes-negatives.jsonl"));
     for p in fixtures("positives.jsonl").into_iter().chain(fixtures("negatives.jsonl")).chain(general) {
         let mode = p["mode"].as_str().unwrap_or("text");
         let input = p["input"].as_str().unwrap();

@@ -563,7 +563,14 @@ fn fixtures(name: &str) -> Vec<serde_json::Value> {
 fn raw_scan_redacts_the_fixtures_as_decoding() {
     let r = Redactor::new(&RedactOptions::default()).0;
     let mut all = String::new();
-    let sets = ["positives.jsonl", "negatives.jsonl", "general-positives.jsonl", "general-negatives.jsonl"];
+    let sets = [
+        "positives.jsonl",
+        "negatives.jsonl",
+        "general-positives.jsonl",
+        "general-negatives.jsonl",
+        "shapes-positives.jsonl",
+        "shapes-negatives.jsonl",
+    ];
     for (i, f) in sets.iter().flat_map(|name| fixtures(name)).enumerate() {
         let input = f["input"].as_str().unwrap_or_default();
         let before = clean_log(LONG, i as u32);

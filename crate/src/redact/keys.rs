@@ -26,6 +26,9 @@ pub enum Family {
     /// A bare `key` (`Using Key=…`): only a value drawn at random (see `values::drawn_at_random`); cache keys,
     /// hashes, ids and names are keys too.
     Random,
+    /// A key whose last word is `key` after a word that says nothing of what kind (`acme_key`, `widgetKEY`): only a
+    /// value shaped as a credential (see `values::credential_shaped`).
+    Labelled,
     /// A label and a quoted value with no operator between (`token '…'`, `sid 'AC…' token '…'`), or the value next to
     /// a known token (`Client('AC…', '…')`): only a value drawn at random, 32+ hex digits or a UUID.
     Listed,
@@ -35,7 +38,7 @@ impl Family {
     /// Whether only the value's shape says it is a secret: the key alone does not (so it names no secret to the
     /// rules that read a key without its value, such as a database's key echo).
     pub fn by_shape(self) -> bool {
-        matches!(self, Family::Vendor | Family::Random | Family::Listed)
+        matches!(self, Family::Vendor | Family::Random | Family::Listed | Family::Labelled)
     }
 }
 
@@ -153,6 +156,8 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
                 password
             };
         }
+        // A personal access token (`ado_pat`, `AZURE_DEVOPS_PAT`): only by its value, a bare `pat` being a name too.
+        b"pat" => return if n >= 2 { class(Rule::SecretAssignment, Family::Labelled) } else { None },
         b"authorization" => return class(Rule::AuthorizationHeader, Family::Authorization),
         b"secret" | b"token" | b"credential" | b"credentials" | b"creds" => return secret,
         b"auth" => {
@@ -190,9 +195,15 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
         return class(Rule::SecretAssignment, Family::Opaque);
     }
     if !is_key_qualifier(q) {
-        // A vendor's key: `ALGOLIA_KEY`, `mailchimpKey`, `heroku api key`.
-        return (is_key && (0..n - 1).any(|j| is_vendor(word(j))))
-            .then_some(KeyClass { rule: Rule::SecretAssignment, family: Family::Secret });
+        // A vendor's key: `ALGOLIA_KEY`, `mailchimpKey`, `heroku api key`; another word's key only by its value
+        // (`acme_key`), unless the word says it is some other kind of key (`cache_key`, `sort_key`).
+        if !is_key {
+            return None;
+        }
+        if (0..n - 1).any(|j| is_vendor(word(j))) {
+            return secret;
+        }
+        return (!names_other_key(q)).then_some(KeyClass { rule: Rule::SecretAssignment, family: Family::Labelled });
     }
     if q == b"private" {
         return class(Rule::PrivateKey, Family::PrivateKey);
@@ -263,6 +274,155 @@ fn is_key_qualifier(q: &[u8]) -> bool {
             | b"write"
             | b"ingest"
             | b"sdk"
+    )
+}
+
+/// Whether `label`, a word before a value with only a blank between (`acme SECRET …`, `widgetApiKey …`, `sendbird
+/// key …`), names a credential: its last word is one of a credential's names (`key`, `token`, `secret`, `private`,
+/// `access`, a compound of them, `password`), or it names a secret as a key would; and neither it nor `before`, the
+/// word before it, says it is another kind of key (`public key`, `ssh key`, `sort_key`).
+pub fn names_credential_label(label: &[u8], before: &[u8]) -> bool {
+    if label.len() < 3 || label.len() > 64 || label[0].is_ascii_digit() {
+        return false;
+    }
+    let mut w = [(0usize, 0usize); MAX_WORDS];
+    let n = split_words(label, &mut w);
+    if n == 0 {
+        return false;
+    }
+    let mut buf = [0u8; 24];
+    let last = lower(&label[w[n - 1].0..w[n - 1].1], &mut buf);
+    let named = matches!(
+        last,
+        b"key"
+            | b"token"
+            | b"secret"
+            | b"private"
+            | b"access"
+            | b"apikey"
+            | b"secretkey"
+            | b"privatekey"
+            | b"accesskey"
+            | b"accesstoken"
+            | b"authtoken"
+            | b"apitoken"
+            | b"secrettoken"
+            | b"password"
+            | b"passwd"
+            | b"passphrase"
+    ) || names_secret(label);
+    let other = |k: &[u8]| names_other_key(lower(k, &mut [0u8; 24]));
+    named && !(0..n - 1).any(|j| other(&label[w[j].0..w[j].1])) && !other(before)
+}
+
+/// Words before `key` that name a kind of key other than a credential: a database's, a cache's, a map's, a
+/// keyboard's, a public key and the keys named by their use (lower case). Such a key takes no value by its shape.
+fn names_other_key(q: &[u8]) -> bool {
+    matches!(
+        q,
+        b"public"
+            | b"publishable"
+            | b"pub"
+            | b"cache"
+            | b"sort"
+            | b"foreign"
+            | b"partition"
+            | b"row"
+            | b"range"
+            | b"hash"
+            | b"index"
+            | b"idempotency"
+            | b"dedup"
+            | b"dedupe"
+            | b"unique"
+            | b"composite"
+            | b"lookup"
+            | b"routing"
+            | b"shard"
+            | b"object"
+            | b"s3"
+            | b"bucket"
+            | b"map"
+            | b"dict"
+            | b"group"
+            | b"item"
+            | b"entry"
+            | b"message"
+            | b"translation"
+            | b"i18n"
+            | b"label"
+            | b"hot"
+            | b"short"
+            | b"ssh"
+            | b"gpg"
+            | b"pgp"
+            // A signature's key, named by its algorithm (`using RSA key <fingerprint>`).
+            | b"rsa"
+            | b"dsa"
+            | b"ecdsa"
+            | b"eddsa"
+            | b"ed25519"
+            | b"fingerprint"
+            | b"host"
+            | b"known"
+            | b"cursor"
+            | b"page"
+            | b"next"
+            | b"continuation"
+            | b"start"
+            | b"end"
+            | b"first"
+            | b"last"
+            | b"lock"
+            | b"list"
+            | b"parent"
+            | b"child"
+            | b"field"
+            | b"column"
+            | b"table"
+            | b"config"
+            | b"setting"
+            | b"settings"
+            | b"registry"
+            | b"env"
+            | b"sequence"
+            | b"version"
+            | b"build"
+            | b"job"
+            | b"task"
+            | b"event"
+            | b"state"
+            | b"store"
+            | b"local"
+            | b"metric"
+            | b"trace"
+            | b"tag"
+            | b"commit"
+            | b"file"
+            | b"path"
+            | b"name"
+            | b"type"
+            | b"id"
+            | b"node"
+            | b"query"
+            | b"request"
+            | b"react"
+            | b"primary"
+            | b"secondary"
+            | b"natural"
+            | b"surrogate"
+            | b"compound"
+            | b"search"
+            | b"keyboard"
+            | b"shortcut"
+            | b"menu"
+            | b"music"
+            | b"piano"
+            | b"answer"
+            | b"data"
+            // Web push: the application server key is the public half of a VAPID pair.
+            | b"server"
+            | b"vapid"
     )
 }
 
@@ -398,7 +558,7 @@ fn might_name_secret(k: &[u8]) -> bool {
     let mut i = 0;
     while i + 3 <= n {
         let hit = match k[i] | 0x20 {
-            b'p' => starts_with_ci(k, i, b"pass") || starts_with_ci(k, i, b"pwd"),
+            b'p' => starts_with_ci(k, i, b"pass") || starts_with_ci(k, i, b"pwd") || starts_with_ci(k, i, b"pat"),
             b's' => starts_with_ci(k, i, b"secret") || starts_with_ci(k, i, b"sig"),
             b't' => starts_with_ci(k, i, b"token"),
             b'k' => starts_with_ci(k, i, b"key"),
@@ -620,6 +780,23 @@ mod tests {
         }
         assert!(!accept_value(b"user_id", Mode::Literal, Family::Opaque));
         assert!(accept_value(b"4nZYdYNWuBtP3Qcv7uyClQ2paO8o7gH1VB0K3Qgr6xQ=", Mode::Literal, Family::Opaque));
+    }
+
+    #[test]
+    fn a_key_of_no_known_kind_takes_a_value_by_its_shape() {
+        for k in ["acme_key", "widgetKEY", "config.mapping.key", "ado_pat", "AZURE_DEVOPS_PAT"] {
+            assert_eq!(classify_key(k.as_bytes()).map(|c| c.family), Some(Family::Labelled), "{k}");
+            assert!(!names_secret(k.as_bytes()), "{k}: only by its value");
+        }
+        for k in ["cache_key", "sort_key", "public_key", "idempotency_key", "ssh_key", "applicationServerKey", "pat"] {
+            assert!(classify_key(k.as_bytes()).is_none_or(|c| c.family != Family::Labelled), "{k}");
+        }
+        for (label, before) in [("SECRET", "acme"), ("acmeApiKey", ""), ("token", "access"), ("KEY", "PRIVATE")] {
+            assert!(names_credential_label(label.as_bytes(), before.as_bytes()), "{before} {label}");
+        }
+        for (label, before) in [("key", "RSA"), ("key", "public"), ("monkey", ""), ("keyboard", ""), ("sort_key", "")] {
+            assert!(!names_credential_label(label.as_bytes(), before.as_bytes()), "{before} {label}");
+        }
     }
 
     #[test]

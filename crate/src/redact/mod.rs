@@ -16,8 +16,9 @@
 //! What each rule finds, one line per rule, and the filters that keep placeholders, code and prose out: docs/redaction.md.
 //!
 //! # Layout
-//! - [`rule`]: the rule ids. `tokens`: vendor token shapes. `keys`: key names that announce a secret. `values`: the
-//!   filters a candidate value must pass. `chars`: the byte helpers they share.
+//! - [`rule`]: the rule ids. `tokens`: vendor token shapes; `prefixes`: the table of vendors' documented token leads.
+//!   `keys`: key names that announce a secret. `values`: the filters a candidate value must pass. `chars`: the byte
+//!   helpers they share. `hashes`: password hashes in the crypt format, found by a pass of their own.
 //! - `scan`: the one pass over text that applies them; `command`: passwords given to programs on their command line.
 //! - `in_json`: the walk over a JSON value, which scans its strings; `echoes`: other copies of what was found;
 //!   `hits`: what was found where, merged for the entry's `redacted` list; `user`: the caller's own patterns.
@@ -25,9 +26,11 @@
 mod chars;
 mod command;
 mod echoes;
+mod hashes;
 mod hits;
 mod in_json;
 mod keys;
+mod prefixes;
 pub mod rule;
 mod scan;
 mod tokens;
@@ -44,7 +47,7 @@ pub(crate) use scan::Found;
 pub use rule::{Rule, BUILTIN_RULES};
 
 /// Version of the built-in rule set, written next to every redaction list. Bump when rules change.
-pub const RULESET_VERSION: &str = "2026-12-01.1";
+pub const RULESET_VERSION: &str = "2026-12-02.1";
 
 /// Redaction settings. `Default` is enabled with no extra patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -184,6 +187,9 @@ impl Redactor {
         let allowed = |s: &str| self.allowed(s);
         // User patterns run on decoded text: with any, every string is decoded.
         let clean_raw = |content: &str, esc: &[u64]| {
+            if hashes::may_hold_hash(content.as_bytes()) {
+                return Err(scan::Resume::START); // (found by a pass of their own over the decoded text)
+            }
             self.with_keys(|keys| scan::Scanner::new_raw(content, esc, &allowed, keys).run_raw())
         };
         let scan_raw: Option<in_json::ScanRaw> =
@@ -233,6 +239,7 @@ impl Redactor {
             sc.run_from(from);
         }
         let mut found = std::mem::take(&mut sc.out);
+        hashes::add(text, &mut found, &allowed);
         if !self.custom.is_empty() {
             user::apply(&self.custom, text, &mut found, &sc.markers, &allowed);
         }

@@ -41,6 +41,9 @@ pub enum Rule {
     LinearApiKey,
     MailgunApiKey,
     GenericApiKey,
+    VendorToken,
+    PasswordHash,
+    WebhookUrl,
     /// A user-supplied pattern; the number is its 1-based position in `RedactOptions::patterns`.
     Custom(u16),
 }
@@ -82,6 +85,9 @@ pub const BUILTIN_RULES: &[Rule] = &[
     Rule::LinearApiKey,
     Rule::MailgunApiKey,
     Rule::GenericApiKey,
+    Rule::VendorToken,
+    Rule::PasswordHash,
+    Rule::WebhookUrl,
 ];
 
 impl Rule {
@@ -122,6 +128,9 @@ impl Rule {
             Rule::LinearApiKey => "linear-api-key",
             Rule::MailgunApiKey => "mailgun-api-key",
             Rule::GenericApiKey => "generic-api-key",
+            Rule::VendorToken => "vendor-token",
+            Rule::PasswordHash => "password-hash",
+            Rule::WebhookUrl => "webhook-url",
             Rule::Custom(n) => return Cow::Owned(format!("custom-{n}")),
         })
     }

@@ -132,7 +132,13 @@ pub fn is_placeholder(v: &[u8]) -> bool {
     if first == b'$' && v.get(1).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'{' || c == b'(') {
         return true; // $VAR, ${VAR}, $(cmd)
     }
-    if first == b'<' || v.starts_with(b"{{") || v.starts_with(b"%(") || v.starts_with(b"%s") || v.starts_with(b"#{") {
+    if first == b'<'
+        || starts_with_ci(v, 0, b"&lt;")
+        || v.starts_with(b"{{")
+        || v.starts_with(b"%(")
+        || v.starts_with(b"%s")
+        || v.starts_with(b"#{")
+    {
         return true; // <token>, {{ secrets.X }}, %(password)s, #{var}
     }
     // One pass for the bytes the searches below need, so that a value without them skips them.
@@ -148,8 +154,10 @@ pub fn is_placeholder(v: &[u8]) -> bool {
     if is_mask_word(v) || is_percent_var(v) || is_fill_in(v) || is_elided(v, star, e2) {
         return true;
     }
-    if first == b'(' && !v.contains(&b')') {
-        return true; // `(ask in #platform, never commit)`: the first word of a remark, not a value
+    if (first == b'(' && !v.contains(&b')')) || (first == b'[' && !v.contains(&b']')) {
+        // `(ask in #platform, never commit)`, `[Shared Access key goes here]`: the first word of a remark or a
+        // fill-in, not a value
+        return true;
     }
     // Masked: ***, xxxx, ••••, ..., ----
     const MASKS: &str = "*xX.#?-_•●…";
@@ -226,6 +234,7 @@ fn is_elided(v: &[u8], star: bool, e2: bool) -> bool {
 pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
     let shaped = match family {
         Family::Opaque | Family::Vendor => accept_credential(v, 16),
+        Family::Labelled => credential_shaped(v),
         Family::Random => drawn_at_random(v),
         Family::Listed => drawn_at_random(v) || is_hex_or_uuid(v),
         _ => true,
@@ -240,7 +249,15 @@ pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
     if v.iter().any(|c| c.is_ascii_whitespace()) {
         return false; // messages ("must be 8 characters"), not secrets
     }
+    if family == Family::Azure && v.iter().any(|&c| c == b'(' || c == b')') {
+        return false; // a call (`Buffer.from(…)`): Azure's keys are base64 and its signatures query strings
+    }
     if mode != Mode::Literal {
+        // An element's id or a page's anchor (`"#add-password"`), a separator run on into the next key (`,label:`).
+        let anchor = v[0] == b'#' && v[1..].iter().all(|&c| c.is_ascii_alphabetic() || c == b'-' || c == b'_');
+        if anchor || v[0] == b',' || v[0] == b';' {
+            return false;
+        }
         // Plain words and identifiers (`expired`, `SecretString`, `user_password`, `read-only`, `MAX_LEN`); not
         // letters drawn at random (`VqOZmRIUOxmXKGTn`).
         if v.iter().all(u8::is_ascii_alphabetic) && (v.len() <= 24 || is_natural_identifier(v)) && !random_letters(v) {
@@ -310,6 +327,36 @@ pub fn drawn_at_random(v: &[u8]) -> bool {
         && v.iter().filter(|c| c.is_ascii_digit()).count() >= 2
         && v.iter().all(|&c| is_b64url(c) || c == b'+' || c == b'/' || c == b'=')
         && !is_natural_identifier(v)
+}
+
+/// A value shaped as a generated credential, for a label that does not say what kind it names (`acme_key`,
+/// `widget SECRET`): 16 to 1024 characters of base64 or base64url (and `.`), not a placeholder, and either
+/// [drawn at random](drawn_at_random) or holding a part (between `_ - . /`) of 10 characters or more in which
+/// letters and digits alternate at least twice (`k3p9x…`, hex digests): names, words joined, versions, dates and paths
+/// (`user_12345_profile`, `build-2024-11-29`) have none.
+pub fn credential_shaped(v: &[u8]) -> bool {
+    if !(16..=1024).contains(&v.len())
+        || !v.iter().all(|&c| is_b64url(c) || matches!(c, b'+' | b'/' | b'=' | b'.'))
+        || contains_marker(v)
+        || is_placeholder(v)
+        || is_public_key_value(v)
+    {
+        return false;
+    }
+    // (With a `/`, only base64 drawn at random: `projects/2249/keys/…` is a path.)
+    drawn_at_random(v) || (!v.contains(&b'/') && v.split(|&c| matches!(c, b'_' | b'-' | b'.')).any(random_part))
+}
+
+/// A part of [`credential_shaped`]: 10 characters or more (16 when all hex digits: the last group of a UUID is
+/// 12), 3 letters and 2 digits or more, and at least two changes between a letter and a digit.
+fn random_part(p: &[u8]) -> bool {
+    if p.len() < 10 || (p.len() < 16 && p.iter().all(u8::is_ascii_hexdigit)) {
+        return false;
+    }
+    let letters = p.iter().filter(|c| c.is_ascii_alphabetic()).count();
+    let digits = p.iter().filter(|c| c.is_ascii_digit()).count();
+    let changes = p.windows(2).filter(|w| w[0].is_ascii_digit() != w[1].is_ascii_digit()).count();
+    letters >= 3 && digits >= 2 && changes >= 2
 }
 
 /// 32 to 128 hex digits in one case, letters and digits both (an API token), or a UUID (`a52a…-…-…-…-…`).
@@ -438,7 +485,13 @@ mod tests {
         if first == b'$' && v.get(1).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_' || c == b'{' || c == b'(') {
             return true;
         }
-        if first == b'<' || v.starts_with(b"{{") || v.starts_with(b"%(") || v.starts_with(b"%s") || v.starts_with(b"#{")
+        let html_lt = v.len() >= 4 && v[..4].eq_ignore_ascii_case(b"&lt;");
+        if first == b'<'
+            || html_lt
+            || v.starts_with(b"{{")
+            || v.starts_with(b"%(")
+            || v.starts_with(b"%s")
+            || v.starts_with(b"#{")
         {
             return true;
         }
@@ -461,7 +514,7 @@ mod tests {
         if is_mask_word(v) || is_percent_var(v) || fill_in || elided {
             return true;
         }
-        if v[0] == b'(' && !v.contains(&b')') {
+        if (v[0] == b'(' && !v.contains(&b')')) || (v[0] == b'[' && !v.contains(&b']')) {
             return true;
         }
         if std::str::from_utf8(v).is_ok_and(|s| s.chars().all(|c| "*xX.#?-_•●…".contains(c))) {
@@ -548,6 +601,9 @@ mod tests {
             "k9Xq2Lm7",
             "é",
             "\u{e2}",
+            "&lt;",
+            "&LT;",
+            "&gt;",
         ];
         use crate::redact::tests::xorshift;
         const BYTES: &[u8] = b"x*.-_{$e\xe2\x80\xa2c";
@@ -559,6 +615,29 @@ mod tests {
             let bytes: Vec<u8> =
                 (0..xorshift(&mut state) % 12).map(|_| BYTES[(xorshift(&mut state) as usize) % BYTES.len()]).collect();
             assert_eq!(is_placeholder(&bytes), is_placeholder_reference(&bytes), "{bytes:?}");
+        }
+    }
+
+    #[test]
+    fn credential_shapes() {
+        for v in [
+            "k3p9xQ7mZ2LwR8vN4tB6",
+            "9f86d081884c7d659a2feaa0c55ad015",
+            "aistq7nd7yd1r6ls74icrh",
+            "U29tZVNlY3JldA+/x9Z2",
+        ] {
+            assert!(credential_shaped(v.as_bytes()), "{v}");
+        }
+        for v in [
+            "user_12345_profile_data",
+            "build-2024-11-29-nightly",
+            "projects/42/locations/global/keys/9b7fd540-b548-4213-b225-8700b339d20a",
+            "123e4567-e89b-42d3-a456-426614174000",
+            "abcdefghijklmnopqrstuvwxyz",
+            "getUserProfileById",
+            "<your-key-here-12345>",
+        ] {
+            assert!(!credential_shaped(v.as_bytes()), "{v}");
         }
     }
 

@@ -10,7 +10,7 @@ use super::super::tokens::token_at;
 use super::assign::{has_key, is_comparison};
 use super::blocks::Text;
 use super::db_echo::is_key_echo;
-use super::url::Authority;
+use super::url::{short_webhook_host, Authority};
 use super::words::*;
 use super::{marker_end, Events, Resume, Scanner};
 
@@ -90,7 +90,8 @@ impl Events for Scanner<'_, true> {
                     match b.get(p + 1) {
                         Some(b'/') if b.get(p + 2) == Some(&b'\\') => true, // `:/\/` may be `://`
                         Some(b'/') if b.get(p + 2) == Some(&b'/') => match self.authority(p, key) {
-                            Authority::Clean => return p + 3,
+                            Authority::Clean if short_webhook_host(b, p + 3).is_none() => return p + 3,
+                            Authority::Clean => true,
                             Authority::Password { .. } | Authority::Unsure => true,
                         },
                         Some(b':') => return p + 2,
@@ -129,10 +130,11 @@ impl Scanner<'_, true> {
         if e - t >= 15
             && (escapes_may_change_token(b, t)
                 || token_at(b, t).is_some()
-                || is_slack_host(&b[s..e])
+                || webhook_host(&b[s..e]).is_some()
                 || is_secure_string(&b[s..e])
                 || quoted_after_comma_or_word(self.t(), s, e)
-                || password_word_before(self.t(), s))
+                || password_word_before(self.t(), s)
+                || credential_label_before(self.t(), s))
         {
             return true;
         }

@@ -5,6 +5,7 @@ use super::super::rule::Rule;
 use super::super::tokens::whole_token;
 use super::super::values::accept_url_password;
 use super::blocks::is_word;
+use super::words::{webhook_host, Webhook};
 use super::Scanner;
 
 /// What the authority of `scheme://…` holds, as far as the URL rule is concerned.
@@ -59,7 +60,11 @@ impl<const RAW: bool> Scanner<'_, RAW> {
 impl Scanner<'_, false> {
     /// `scheme://user:password@host`: only the password goes.
     pub(super) fn url(&mut self, i: usize, key: (usize, usize)) -> usize {
-        let Authority::Password { c, a } = self.authority(i, key) else { return i + 3 };
+        let Authority::Password { c, a } = self.authority(i, key) else {
+            // A webhook at a host too short for the word handler to be offered it (`discord.com`).
+            let Some((e, (kinds, rule))) = short_webhook_host(self.b, i + 3) else { return i + 3 };
+            return self.webhook(e, kinds, rule).unwrap_or(i + 3);
+        };
         let b = self.b;
         let u = i + 3;
         // A token as the user name (`https://ghp_…:x-oauth-basic@github.com`) goes too.
@@ -72,6 +77,13 @@ impl Scanner<'_, false> {
         }
         i + 3
     }
+}
+
+/// The host at `u` (after `://`) when it is a webhook's (see [`webhook_host`]) and shorter than the word runs the
+/// scan offers its word handler (which finds the longer ones): its end, the webhook paths there and their rule.
+pub(super) fn short_webhook_host(b: &[u8], u: usize) -> Option<(usize, Webhook)> {
+    let n = run_len(b, u, is_word);
+    (n < 15).then(|| webhook_host(&b[u..u + n]).map(|w| (u + n, w)))?
 }
 
 /// A development default in a URL: the same word as user name and password (`postgres:postgres`, `guest:guest`) at

@@ -4,10 +4,10 @@
 
 use super::super::chars::*;
 use super::super::command::{self, Look};
-use super::super::keys::{bare_key, classify_key, Family, KeyClass};
+use super::super::keys::{bare_key, classify_key, names_credential_label, Family, KeyClass};
 use super::super::rule::Rule;
 use super::super::tokens::{aws_secret_near, token_at, whole_token};
-use super::super::values::{accept_credential, accept_value, Mode};
+use super::super::values::{accept_credential, accept_value, credential_shaped, Mode};
 use super::blocks::Text;
 use super::Scanner;
 
@@ -46,8 +46,8 @@ impl Scanner<'_, false> {
                 }
                 return Some(end);
             }
-            if is_slack_host(&b[s..e]) {
-                return self.slack_webhook(e);
+            if let Some((kinds, rule)) = webhook_host(&b[s..e]) {
+                return self.webhook(e, kinds, rule);
             }
             if is_secure_string(&b[s..e]) {
                 return self.secure_string(e);
@@ -64,6 +64,11 @@ impl Scanner<'_, false> {
                 let ve = s + run_len(b, s, |c| !c.is_ascii_whitespace());
                 if accept_value(&b[s..ve], Mode::Bare, Family::Password) && self.emit(s, ve, Rule::SecretAssignment) {
                     return Some(ve);
+                }
+            }
+            if credential_label_before(self.t(), s) {
+                if let Some(next) = self.labelled_value(s) {
+                    return Some(next);
                 }
             }
         }
@@ -194,13 +199,24 @@ impl Scanner<'_, false> {
         self.command_password(v.start, v.end)
     }
 
-    /// `https://hooks.slack.com/services/T…/B…/…`: the path after the kind is the secret.
-    fn slack_webhook(&mut self, e: usize) -> Option<usize> {
+    /// `https://hooks.slack.com/services/T…/B…/…`, a Teams or Discord webhook: the path after the kind is the secret.
+    /// `e`: the end of the host, `kinds`: the paths that start a webhook's there.
+    pub(super) fn webhook(&mut self, e: usize, kinds: &[&[u8]], rule: Rule) -> Option<usize> {
         let b = self.b;
-        let kind = [&b"/services/"[..], b"/workflows/", b"/triggers/"].into_iter().find(|k| starts_with_at(b, e, k))?;
+        let kind = kinds.iter().find(|k| starts_with_at(b, e, k))?;
         let s = e + kind.len();
-        let n = run_len(b, s, |c| is_alnum(c) || matches!(c, b'/' | b'_' | b'-'));
-        (n >= 20 && self.emit(s, s + n, Rule::SlackWebhook)).then_some(s + n)
+        let n = run_len(b, s, |c| is_alnum(c) || matches!(c, b'/' | b'_' | b'-' | b'@'));
+        (n >= 20 && self.emit(s, s + n, rule)).then_some(s + n)
+    }
+
+    /// `acme SECRET <value>`, `widgetApiKey <value>`: a label that names a credential and a blank, no operator, before
+    /// a value shaped as one. (Out of line, as the rest of the rare handlers: inlined, it slowed the scan of clean
+    /// text.)
+    #[inline(never)]
+    fn labelled_value(&mut self, s: usize) -> Option<usize> {
+        let b = self.b;
+        let ve = s + run_len(b, s, |c| is_b64url(c) || matches!(c, b'.' | b'+' | b'/' | b'='));
+        (credential_shaped(&b[s..ve]) && self.emit(s, ve, Rule::SecretAssignment)).then_some(ve)
     }
 
     /// `Bearer <credential>` outside an `Authorization` header (`curl` lines, logged request objects).
@@ -258,10 +274,34 @@ pub(super) fn past_separators(b: &[u8], s: usize, e: usize) -> usize {
     t
 }
 
-/// The run that starts a Slack webhook's path.
+/// The paths that start a webhook at its host, and the rule that names it.
+pub(super) type Webhook = (&'static [&'static [u8]], Rule);
+
+/// The hosts of webhooks whose URL is their secret (Slack; Microsoft Teams' incoming webhooks, old and new hosts;
+/// Discord), with the paths that start a webhook there and the rule that names it.
 #[inline]
-pub(super) fn is_slack_host(run: &[u8]) -> bool {
-    run == b"hooks.slack.com"
+pub(super) fn webhook_host(run: &[u8]) -> Option<Webhook> {
+    // (Each host ends in `.com`: most runs are turned away by one look at their last four bytes.)
+    if run.len() < 11 || !run.ends_with(b".com") {
+        return None;
+    }
+    webhook_host_com(run)
+}
+
+#[inline(never)]
+fn webhook_host_com(run: &[u8]) -> Option<Webhook> {
+    const SLACK: &[&[u8]] = &[b"/services/", b"/workflows/", b"/triggers/"];
+    const TEAMS: &[&[u8]] = &[b"/webhook/", b"/webhookb2/"];
+    const DISCORD: &[&[u8]] = &[b"/api/webhooks/"];
+    if run == b"hooks.slack.com" {
+        Some((SLACK, Rule::SlackWebhook))
+    } else if run == b"outlook.office.com" || run.ends_with(b".webhook.office.com") {
+        Some((TEAMS, Rule::WebhookUrl))
+    } else if run == b"discord.com" || run == b"discordapp.com" || run.ends_with(b".discord.com") {
+        Some((DISCORD, Rule::WebhookUrl))
+    } else {
+        None
+    }
 }
 
 /// The cmdlet that turns a literal into a PowerShell secure string.
@@ -287,6 +327,22 @@ pub(super) fn is_entry(run: &[u8]) -> bool {
 #[inline]
 pub(super) fn password_word_before<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
     s > 1 && t.b[s - 1] == b' ' && is_password_word(t, s - 1)
+}
+
+/// Whether the run starting at `s` follows a label that names a credential and a blank, with no operator (see
+/// [`names_credential_label`]); the word before the label is read too (`public key …` is no credential).
+#[inline]
+pub(super) fn credential_label_before<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
+    s >= 4 && t.b[s - 1] == b' ' && t.word_at(s - 2) && label_names_credential(t, s)
+}
+
+#[inline(never)]
+fn label_names_credential<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
+    let word_back = |e: usize| e - (0..e).rev().take_while(|&x| t.word_at(x)).count();
+    let ls = word_back(s - 1);
+    let label = &t.b[ls..s - 1];
+    let before = if ls > 1 && t.b[ls - 1] == b' ' { &t.b[word_back(ls - 1)..ls - 1] } else { &[][..] };
+    names_credential_label(label, before)
 }
 
 /// For a long quoted literal (its opening quote at `q`), whether what comes before it says it is a secret:
