@@ -193,7 +193,10 @@ fn signature_in<'o>(output: &'o str, workdir: &str) -> Vec<(&'o str, String)> {
     }
     if out.is_empty() {
         let last: Vec<&str> = output.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-        out = last[last.len().saturating_sub(TAIL_LINES)..].iter().map(|l| (*l, normalise(cut(l, LINE_CHARS), workdir))).collect();
+        out = last[last.len().saturating_sub(TAIL_LINES)..]
+            .iter()
+            .map(|l| (*l, normalise(cut(l, LINE_CHARS), workdir)))
+            .collect();
     }
     out
 }
