@@ -19,6 +19,7 @@ use crate::redact::{Hit, Redactor};
 
 /// The input as it arrived at the boundary.
 pub enum Input<'a> {
+    /// Text (a well-formed JS string, or UTF-8).
     Text(&'a str),
     /// Bytes that may not be UTF-8 (standard input of the CLI).
     Bytes(&'a [u8]),

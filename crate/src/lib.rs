@@ -33,6 +33,8 @@
 //! assert!(out.line.ends_with("\"capture\":\"cli\",\"pwd\":\"/w\"}\n"));
 //! ```
 
+#![deny(missing_docs)]
+
 mod b64;
 mod bytes;
 mod context;

@@ -15,6 +15,7 @@ pub enum Target {
 }
 
 impl Target {
+    /// The target's name across the boundary: "main" or "quarantine".
     pub fn as_str(self) -> &'static str {
         match self {
             Target::Main => "main",
@@ -26,11 +27,17 @@ impl Target {
 /// How the input was read (docs/schema.md, "Input styles").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Style {
+    /// A JSON object, every member kept byte for byte.
     Json,
+    /// Another JSON value, kept under `value`.
     JsonValue,
+    /// `key: value` text or relaxed JSON, read into members beside the verbatim `raw`.
     Loose,
+    /// Plain text: `note`, a sentiment tail, `raw`.
     Text,
+    /// Empty or whitespace-only input.
     Empty,
+    /// Kept verbatim in the quarantine file.
     Quarantine,
     /// One bounded piece of an oversized input (quarantine).
     Piece,
@@ -39,6 +46,7 @@ pub enum Style {
 }
 
 impl Style {
+    /// The style's name across the boundary (docs/schema.md).
     pub fn as_str(self) -> &'static str {
         match self {
             Style::Json => "json",
@@ -58,16 +66,28 @@ impl Style {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
     /// Bytes that are not UTF-8; `at`: the offset of the first bad byte.
-    NotUtf8 { at: usize },
+    NotUtf8 {
+        /// The byte offset.
+        at: usize,
+    },
     /// A JS string with a lone surrogate; `at`: its code unit.
-    LoneSurrogate { at: usize },
+    LoneSurrogate {
+        /// The UTF-16 code unit's index.
+        at: usize,
+    },
     /// Text that starts like a JSON object but is neither JSON nor readable leniently.
     NotJson(ScanError),
     /// An input over the size bound, kept in `pieces` pieces.
-    Oversized { bytes: u64, pieces: u32 },
+    Oversized {
+        /// The input's size in bytes.
+        bytes: u64,
+        /// How many quarantine lines hold it.
+        pieces: u32,
+    },
 }
 
 impl Reason {
+    /// The closed code JS switches on (plugin/core.d.ts `ReasonCode`).
     pub fn code(&self) -> &'static str {
         match self {
             Reason::NotUtf8 { .. } => "not-utf8",
@@ -98,15 +118,22 @@ impl fmt::Display for Reason {
     }
 }
 
+/// What one call of the core gives back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
     /// One line of valid JSON ending in `\n`.
     pub line: String,
+    /// Which file it goes to.
     pub target: Target,
+    /// The entry id the line carries (the caller's own when it supplied one).
     pub eid: String,
+    /// How the input was read.
     pub style: Style,
+    /// Why it went to quarantine; None for the main file.
     pub reason: Option<Reason>,
+    /// Remarks that do not stop the entry (a relaxed read, an ignored input type).
     pub warnings: Vec<String>,
+    /// How many secrets were replaced by markers.
     pub redactions: usize,
     /// For a piece of an oversized input: how many of the bytes given, at their end, the line does not hold; the
     /// caller gives them again, first, with the next piece's bytes. 0 otherwise.

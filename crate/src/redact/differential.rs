@@ -343,7 +343,7 @@ fn decoded_offset(content: &str, r: usize) -> usize {
 }
 
 /// The spans and markers of the block scan of `text` from `from`.
-fn scan_decoded(text: &str, from: Resume) -> (Vec<super::scan::Found>, Vec<(usize, usize)>) {
+fn scan_decoded(text: &str, from: Resume) -> (Vec<super::Found>, Vec<(usize, usize)>) {
     let allowed = |s: &str| s == "hunter2";
     let mut keys = KeyCache::default();
     let mut sc = Scanner::new(text, &allowed, &mut keys);

@@ -1,7 +1,7 @@
 //! Copies of a found secret elsewhere in the same text go too, with the same rule.
 
 use super::rule::Rule;
-use super::scan::Found;
+use super::Found;
 use crate::bytes::find_long;
 
 /// Bytes of text searched for copies of found secrets, at most, per text (see [`add`]).

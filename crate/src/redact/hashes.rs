@@ -4,7 +4,7 @@
 //! scan (`$VAR` is everywhere in shell text), and the hash's alphabet holds `/`, which breaks word runs.
 
 use super::rule::Rule;
-use super::scan::Found;
+use super::Found;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::bytes::find_from;
 

@@ -42,8 +42,6 @@ use keys::KeyCache;
 use rule::push_marker;
 use std::cell::RefCell;
 
-pub(crate) use scan::Found;
-
 pub use rule::{Rule, BUILTIN_RULES};
 
 /// Version of the built-in rule set, written next to every redaction list. Bump when rules change.
@@ -70,13 +68,28 @@ impl Default for RedactOptions {
     }
 }
 
+/// One redaction: `start..end` (byte offsets into the scanned text, on character boundaries) becomes a marker of
+/// `rule`. Every finder (scan, echoes, hashes, user patterns) reports in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Where the redacted span starts.
+    pub start: usize,
+    /// Just past where it ends.
+    pub end: usize,
+    /// Which rule found it.
+    pub rule: Rule,
+}
+
 /// What was redacted where: `path` is `$` for free text and for a JSON value itself, `$.env.API_KEY`,
 /// `$.items[2]`, `$["odd key"]` inside one (relative to the value given). Keys in paths are written as in the
 /// document (JSON-escaped); write the path through a JSON encoder.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hit {
+    /// Where: a JSON path (see above).
     pub path: String,
+    /// The rule's id.
     pub rule: String,
+    /// How many secrets that rule replaced there.
     pub count: usize,
 }
 
@@ -230,7 +243,7 @@ impl Redactor {
 
     /// Spans to redact in decoded text: built-in rules, then user patterns merged in. The built-in rules are looked
     /// for from `from`: the start, or where a raw scan of the text gave up (see `scan::Scanner::run_raw`).
-    fn find(&self, text: &str, keys: &mut KeyCache, from: scan::Resume) -> Vec<scan::Found> {
+    fn find(&self, text: &str, keys: &mut KeyCache, from: scan::Resume) -> Vec<Found> {
         let allowed = |s: &str| self.allowed(s);
         let mut sc = scan::Scanner::new(text, &allowed, keys);
         if from == scan::Resume::START {

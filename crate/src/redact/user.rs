@@ -3,7 +3,7 @@
 //! it is slow, so every extra pattern costs a full pass per value.
 
 use super::rule::Rule;
-use super::scan::Found;
+use super::Found;
 use regex_lite::Regex;
 
 /// Longest pattern accepted; longer ones are ignored with a warning.

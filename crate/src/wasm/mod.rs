@@ -73,6 +73,8 @@ struct OptionsIn {
     allow_patterns: Vec<String>,
 }
 
+/// The core behind one set of redaction options and one context: plugin/core.js wraps it (contract:
+/// plugin/core.d.ts).
 #[wasm_bindgen]
 pub struct Recorder {
     redactor: Redactor,
@@ -85,6 +87,7 @@ pub struct Recorder {
 
 #[wasm_bindgen]
 impl Recorder {
+    /// A recorder for `{ redact, redactPatterns, allow, allowPatterns }`; options it cannot read become warnings.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Recorder {
         let mut warnings = Vec::new();
@@ -106,11 +109,13 @@ impl Recorder {
         Recorder { redactor, ctx: Stamps::default(), warnings, random: Pool::default() }
     }
 
+    /// What the options held that was ignored (a pattern that does not compile, options not understood).
     #[wasm_bindgen(getter)]
     pub fn warnings(&self) -> Vec<String> {
         self.warnings.clone()
     }
 
+    /// Sets `{ capture, stamps }` for the entries that follow, rendered and redacted once.
     #[wasm_bindgen(js_name = setContext)]
     pub fn set_context(&mut self, context: JsValue) {
         let capture = Reflect::get(&context, &"capture".into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
@@ -128,6 +133,7 @@ impl Recorder {
         self.ctx = Context { capture, stamps }.render(&self.redactor);
     }
 
+    /// One input (a string or bytes) at `now` (ms since the epoch) → the outcome object.
     pub fn record(&mut self, input: JsValue, now: f64) -> JsValue {
         let random = self.random.next(now);
         let out = if let Some(s) = input.dyn_ref::<JsString>() {
@@ -154,10 +160,12 @@ impl Recorder {
         crate::stamp::eid(self.random.next(now))
     }
 
+    /// One bounded piece of an oversized input, as a quarantine line under `eid`.
     pub fn piece(&self, bytes: &[u8], now: f64, eid: &str, index: u32, count: u32, total_bytes: f64) -> JsValue {
         to_js(oversized::piece(bytes, now, eid, index, count, total_bytes, &self.ctx, &self.redactor))
     }
 
+    /// The main-file marker of an oversized input kept in `count` pieces under `eid`.
     pub fn marker(&self, now: f64, eid: &str, count: u32, total_bytes: f64) -> JsValue {
         to_js(oversized::marker(now, eid, count, total_bytes, &self.ctx, &self.redactor))
     }

@@ -2,7 +2,8 @@
 //! "--requirepass", "X"]`): each element that is or follows an option is scanned with the program and the arguments
 //! before it, as the command line they make.
 
-use super::super::scan::{Found, Resume};
+use super::super::scan::Resume;
+use super::super::Found;
 
 /// The string elements of an array read so far as a command's arguments (`["mysql", "-u", "root", "-pX"]`,
 /// `["redis-server", "--requirepass", "X"]`): the first one, and the last four before the element being read (the

@@ -3,9 +3,10 @@
 
 use super::super::keys::{bare_key, classify_key, Family, KeyClass};
 use super::super::rule::Rule;
-use super::super::scan::{auth_credential, Found, Resume};
+use super::super::scan::{auth_credential, Resume};
 use super::super::tokens::{twilio_sid_under, whole_token};
 use super::super::values::{accept_value, Mode};
+use super::super::Found;
 use super::argv::{argv_spans, Args};
 use super::decode::{raw_offset, read_string, Decoded, Read};
 use std::rc::Rc;

@@ -31,19 +31,12 @@ mod xml;
 use super::chars::{run_len, starts_with_at, MARKER_PREFIX};
 use super::keys::{bare_key, KeyCache};
 use super::rule::Rule;
+use super::Found;
 use assign::{ends_in_value, is_type_word, odbc_pwd};
 use blocks::{Block, Text, CLASS, SEP, STOP, WORD};
 use xml::is_start_tag;
 
 pub use assign::auth_credential;
-
-/// One redaction: `start..end` (byte offsets into the scanned text, on character boundaries) becomes a marker.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Found {
-    pub start: usize,
-    pub end: usize,
-    pub rule: Rule,
-}
 
 /// Where a scan stands between two events: the loop's position, `kfrom` and `key` (see `Scanner::run_blocks`).
 /// What a raw scan that gave up hands over ([`Scanner::run_raw`]), in raw offsets, for the scan of the decoded text
