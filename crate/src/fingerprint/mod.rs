@@ -14,10 +14,18 @@ use std::sync::OnceLock;
 
 /// The rule's version, the prefix of every fingerprint it makes.
 pub const VERSION: &str = "g1";
-/// At most this many failure lines make the signature (the first ones: what broke first is what the fix is about).
+/// At most this many failure lines make the signature (the first ones of the last failure block).
 const SIGNATURE_LINES: usize = 5;
+/// Lines after a block's last failure line that belong to it (what explains it: a stack, a diff, a name).
+const CONTEXT_LINES: usize = 4;
+/// A failure block is cut to this many lines (the first ones).
+const BLOCK_LINES: usize = 16;
+/// Failure lines at most this many lines apart (boilerplate not counted) belong to one block.
+const BLOCK_GAP: usize = 8;
 /// Lines of the output's end used when no line looks like a failure.
 const TAIL_LINES: usize = 3;
+/// Markers are looked for in this many characters of a line (a minified bundle's line can be megabytes).
+const MATCH_CHARS: usize = 400;
 /// A signature line kept for readers is cut to this many characters.
 const LINE_CHARS: usize = 240;
 
@@ -125,51 +133,151 @@ pub fn of_facts(f: &Facts) -> Fingerprint {
     Fingerprint { fp: format!("{VERSION}_{:016x}", h.0), failure }
 }
 
-/// The lines of `output` that say why it failed: lines with a failure marker (first [`SIGNATURE_LINES`], the same
-/// line after normalisation kept once), else its last non-empty lines.
+/// The lines of `output` that say why it failed: the failure lines of its [`failure_block`] (the first
+/// [`SIGNATURE_LINES`], the same line after normalisation kept once); else, when no line has a failure marker,
+/// the block's lines (the output's last lines).
 pub fn signature(output: &str) -> Vec<&str> {
+    let block = failure_block(output);
     let mut out: Vec<&str> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
-    for line in output.lines() {
+    for &l in block.iter().filter(|l| is_failure_line(cut(l, MATCH_CHARS))) {
         if out.len() == SIGNATURE_LINES {
             break;
         }
-        if !is_failure_line(line) {
-            continue;
-        }
-        let n = normalise(line, "");
+        let n = normalise(l, "");
         if !seen.contains(&n) {
             seen.push(n);
-            out.push(line.trim());
+            out.push(l);
         }
     }
     if out.is_empty() {
-        let last: Vec<&str> = output.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-        out = last[last.len().saturating_sub(TAIL_LINES)..].to_vec();
+        return block;
     }
     out
 }
 
-/// Whether a line is one a test runner, compiler or linter prints for a failure.
+/// The last failure block of `output`, trimmed: from its first failure line through the lines that explain
+/// its last one (a stack, a diff, the test's name), at most [`BLOCK_LINES`], with CI runner and build tool
+/// boilerplate left out. Without a failure line: the last [`TAIL_LINES`] lines that are not boilerplate (else the
+/// last lines). Why the last block: in a long log, what came first is often a warning or an earlier, tolerated
+/// step; what ended the run is what the fix is about, and the boilerplate after it says only that it failed.
+pub fn failure_block(output: &str) -> Vec<&str> {
+    // Read from the end: the last block is usually near it, so most of a long output is never matched.
+    let mut after: Vec<&str> = Vec::new(); // lines after the last failure line, newest first
+    let mut block: Vec<&str> = Vec::new(); // from the last failure line back, newest first
+    let mut since = 0; // lines kept since the block's earliest failure line
+    let mut fold: Option<&str> = None; // inside a runner's section that only follows the failure
+    for line in output.lines().rev() {
+        let l = line.trim();
+        if let Some(name) = fold {
+            if l.strip_prefix("travis_fold:start:") == Some(name) {
+                fold = None;
+            }
+            continue;
+        }
+        if let Some(name) = l.strip_prefix("travis_fold:end:").filter(|n| after_failure_section(n)) {
+            fold = Some(name);
+            continue;
+        }
+        if l.chars().all(|c| c.is_ascii_punctuation() || c.is_whitespace()) || is_boilerplate(cut(l, MATCH_CHARS)) {
+            continue;
+        }
+        if is_failure_line(cut(line, MATCH_CHARS)) {
+            since = 0; // the lines kept since the later failure line are inside the block
+            block.push(l);
+        } else if block.is_empty() {
+            after.push(l);
+        } else {
+            since += 1;
+            block.push(l);
+            if since >= BLOCK_GAP {
+                break;
+            }
+        }
+    }
+    if block.is_empty() {
+        if after.is_empty() {
+            after = output.lines().rev().map(str::trim).filter(|l| !l.is_empty()).take(TAIL_LINES).collect();
+        }
+        after.truncate(TAIL_LINES);
+        after.reverse();
+        return after;
+    }
+    block.truncate(block.len() - since); // the lines before the earliest failure line are not
+    block.reverse();
+    let context = after.len().min(CONTEXT_LINES);
+    block.extend(after[after.len() - context..].iter().rev());
+    block.truncate(BLOCK_LINES);
+    block
+}
+
+/// Whether a line is one a test runner, compiler, linter or shell prints for a failure.
 pub fn is_failure_line(line: &str) -> bool {
+    // A shell's trace of the commands it runs (`set -x`) quotes them, whatever words they hold.
+    if line.trim_start().starts_with("+ ") || line.trim_start().starts_with("++") {
+        return false;
+    }
     static MARKERS: OnceLock<Regex> = OnceLock::new();
     let re = MARKERS.get_or_init(|| {
         Regex::new(concat!(
-            r"^\s*(?:FAIL|FAILED|FAILURE|ERROR)\b", // jest, vitest, go, pytest's summary, generic
-            r"|^\s*--- FAIL:",                      // go test
-            r"|^\s*not ok \d+",                     // TAP, node:test
-            r"|\berror(?:\[E\d+\])?:",              // rustc, gcc, cargo, many CLIs
-            r"|\berror TS\d+:",                     // tsc
-            r"|^\s*\d+:\d+\s+error\s",              // eslint
-            r"|panicked at",                        // Rust
-            r"|\bAssertionError\b|\bassert(?:ion)?\b.*\bfailed\b",
-            r"|^Traceback \(most recent call last\)", // Python
-            r"|^E\s{2,}\S",                           // pytest's explanation lines
-            r"|^\s*[✗✘×●]\s",                         // vitest, jest, mocha-like reporters
-            r"|^\s*\w*(?:Error|Exception):\s",        // TypeError: ..., java.lang.IllegalStateException: ...
-            r"|^\s*test \S+ \.\.\. FAILED$",          // cargo test
+            r"^\s*(?:FAIL|FAILED|FAILURE|ERROR|FATAL)\b", // jest, vitest, go, pytest's summary, generic
+            r"|\b(?:FAIL|FAILED|ERROR)\s*$",              // gradle's `> test FAILED`, per-test result columns
+            r"|\[(?:FAIL|FAILED|ERROR|error|fail)\]",    // xunit, sbt, maven
+            r"|^\s*--- FAIL:",                            // go test
+            r"|^\s*not ok \d+",                           // TAP, node:test
+            r"|\berror(?:\[E\d+\])?:",                    // rustc, gcc, cargo, many CLIs
+            r"|\berror TS\d+:",                           // tsc
+            r"|\b(?:fatal(?: error)?|CMake Error)\b",     // gcc, git, cmake
+            r"|^\s*\d+:\d+\s+error\s",                    // eslint
+            r"|panicked at",                              // Rust
+            r"|\bAssertionError\b|\bassert(?:ion)?\b.*\bfailed\b|\bFailed asserting\b",
+            r"|\bexpected\b.*\b(?:but (?:was|got)|got|to (?:be|equal|have|contain))\b", // assertion messages
+            r"|^Traceback \(most recent call last\)",     // Python
+            r"|^E\s{2,}\S",                               // pytest's explanation lines
+            r"|^\s*[✗✘×●✖]\s",                            // vitest, jest, node:test, mocha-like reporters
+            r"|^\s*\d+\) \S",                             // numbered failures: mocha, rspec, phpunit, ExUnit
+            r"|^\s*\*\* \(\w+",                           // Elixir's raised errors
+            r"|^\s*(?:[a-z_]\w*\.)*(?:[A-Z]\w*)?(?:Error|Exception)(?::\s|:?\s*$)", // TypeError: ..., java.lang.IllegalStateException: ...
+            r"|^\s*test \S+ \.\.\. FAILED$",              // cargo test
+            r"|\b(?:aborted!|command not found|No such file or directory|Segmentation fault|core dumped)",
+            r"|\b(?:not installed|not available|Could not find|Could NOT find|Cannot find module|No module named)\b",
+            r"|\b(?:Unable to locate package|undefined (?:method|reference|symbol|variable)|never defined)\b",
         ))
         .expect("the failure markers compile")
+    });
+    re.is_match(line)
+}
+
+/// Whether a CI runner's section of this name runs after the build failed (cache uploads, after-failure dumps):
+/// what it prints is not why the build failed.
+fn after_failure_section(name: &str) -> bool {
+    ["cache", "after_failure", "after_script", "after_success"].iter().any(|p| name.starts_with(p))
+}
+
+/// Whether a line is CI runner or build tool boilerplate: it says only that a step ran, passed or failed, the same
+/// in every failing build (exit statuses, make's and npm's wrappers, maven's and gradle's trailers, cache uploads,
+/// tests that passed).
+pub fn is_boilerplate(line: &str) -> bool {
+    static BOILERPLATE: OnceLock<Regex> = OnceLock::new();
+    let re = BOILERPLATE.get_or_init(|| {
+        Regex::new(concat!(
+            r"^\s*(?:Exit code \d+|travis_(?:fold|time|terminate)|Done\. Your build exited|ERROR: Job failed)",
+            r"|\bexited with (?:code |status )?-?\d+\.?\s*$|Process completed with exit code|^\s*##\[(?:end)?group\]",
+            r"|^\s*make(?:\[\d+\])?: \*\*\*|^\s*error Command failed with exit code|^\s*info Visit https://yarnpkg",
+            r"|^\s*npm ERR! (?:code ELIFECYCLE|errno|Exit status|Failed at|Test failed|A complete log|This is probably|",
+            r"There is likely|Tell the author|\S+@\S+ \S+: |\s*$|\s+/)",
+            r"|^\s*\[ERROR\] (?:Failed to execute goal|-> \[Help|Re-run Maven|For more information|To see the full|",
+            r"After correcting|\[Help|mvn <goals>|\s*$)",
+            r"|^\s*(?:FAILURE: Build failed with an exception|BUILD FAILED|\* (?:What went wrong|Try):)",
+            r"|^\s*(?:Execution failed for task|> There were failing tests|Run with --(?:stacktrace|info|scan))",
+            r"|^\s*error: (?:test failed, to rerun|aborting due to|could not compile)",
+            r"|^\s*(?:store build cache|cache uploaded|changes detected|nothing changed|Done uploading artifacts)",
+            r"|^\s*make(?:\[\d+\])?: (?:Entering|Leaving) directory",
+            // tests that passed or were skipped: never why a run failed, and a long run prints thousands
+            r"|^\s*(?:=== (?:RUN|PAUSE|CONT)\s|--- (?:PASS|SKIP):|ok\s+\S+\s+\(?[\d.]+m?s|PASS$|[✓✔]\s)",
+            r"|\s\.\.\.\s+(?:ok|passed|skipped)\s*$",
+        ))
+        .expect("the boilerplate patterns compile")
     });
     re.is_match(line)
 }
