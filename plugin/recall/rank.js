@@ -16,6 +16,8 @@ export const BOOSTS = {
   otherRepo: 0.75,
   /** Per file named by both the query and the entry (two at most). */
   sharedFile: 0.3,
+  /** The same for a hint: a file a failure and a lesson both name is what a failure's words rarely are, specific. */
+  hintSharedFile: 0.6,
   /** Per command named by both (two at most). */
   sharedCommand: 0.2,
   /** An entry someone wrote on purpose (an agent's or a person's lesson), over an automatic capture. */
@@ -28,8 +30,18 @@ export const BOOSTS = {
 
 /** A recall shows hits whose boosted relevance reaches this. */
 export const MIN_RELEVANCE = 0.5;
-/** A hint needs this much boosted evidence: about one and a half words that only one entry has. */
-export const MIN_EVIDENCE = 1.5;
+/** A hint needs this much boosted evidence: about two words that only one entry has. One shared word, however
+ *  rare, is as often chance as it is the same failure. */
+export const MIN_EVIDENCE = 2;
+/** A hint shows the entries after the best only while they reach this share of its score: a runner-up far below
+ *  the best shares the failure's common words, not its cause. */
+export const RUNNER_UP = 0.5;
+
+/** The hits a hint shows (best first, as search returns them): the best and the runners-up close to it. */
+export function hintCut(hits) {
+  const best = hits[0]?.score ?? 0;
+  return hits.filter((h) => h.score >= RUNNER_UP * best);
+}
 
 /** FTS5's IDF of a word found in `n` of `total` entries (the same formula as its bm25(), floored as it is). */
 export function idf(total, n) {
@@ -52,12 +64,12 @@ function shared(a, b) {
 
 /**
  * The factor a hit's text score is multiplied by. `hit` = { git_dir, capture, t, files: [], commands: [] };
- * `query` = { files: [], commands: [] }; `context` = { gitDir, now }.
+ * `query` = { files: [], commands: [] }; `context` = { gitDir, now, hint } (hint: scoring a failure's query).
  */
 export function boost(hit, query, context) {
   let f = 1;
   if (context.gitDir && hit.git_dir !== context.gitDir) f *= BOOSTS.otherRepo;
-  f *= 1 + BOOSTS.sharedFile * shared(query.files, hit.files);
+  f *= 1 + (context.hint ? BOOSTS.hintSharedFile : BOOSTS.sharedFile) * shared(query.files, hit.files);
   f *= 1 + BOOSTS.sharedCommand * shared(query.commands, hit.commands);
   if (hit.capture && hit.capture !== "auto") f *= BOOSTS.written;
   if (typeof hit.t === "number" && typeof context.now === "number") {

@@ -116,7 +116,7 @@ export function search(db, text, options = {}) {
   const mode = options.mode ?? "recall";
   const limit = options.limit ?? 10;
   const now = options.now ?? Date.now();
-  const context = { gitDir: options.gitDir ?? null, now };
+  const context = { gitDir: options.gitDir ?? null, now, hint: mode === "hint" };
   if (!q.words.length) return { hits: [], words: q.words };
   const { total, counts } = documentCounts(db, q.words);
   if (total === PLACEHOLDERS) return { hits: [], words: q.words };

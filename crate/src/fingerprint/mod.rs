@@ -18,6 +18,9 @@ pub const VERSION: &str = "g1";
 const SIGNATURE_LINES: usize = 5;
 /// Lines after a block's last failure line that belong to it (what explains it: a stack, a diff, a name).
 const CONTEXT_LINES: usize = 4;
+/// A block of fewer failure lines than this reaches back this many lines for the block before it.
+const SUMMARY_LINES: usize = 3;
+const SUMMARY_REACH: usize = 40;
 /// A failure block is cut to this many lines (the first ones).
 const BLOCK_LINES: usize = 16;
 /// Failure lines at most this many lines apart (boilerplate not counted) belong to one block.
@@ -166,6 +169,7 @@ pub fn failure_block(output: &str) -> Vec<&str> {
     let mut after: Vec<&str> = Vec::new(); // lines after the last failure line, newest first
     let mut block: Vec<&str> = Vec::new(); // from the last failure line back, newest first
     let mut since = 0; // lines kept since the block's earliest failure line
+    let mut marks = 0; // failure lines in the block
     let mut fold: Option<&str> = None; // inside a runner's section that only follows the failure
     for line in output.lines().rev() {
         let l = line.trim();
@@ -184,13 +188,17 @@ pub fn failure_block(output: &str) -> Vec<&str> {
         }
         if is_failure_line(cut(line, MATCH_CHARS)) {
             since = 0; // the lines kept since the later failure line are inside the block
+            marks += 1;
             block.push(l);
         } else if block.is_empty() {
             after.push(l);
         } else {
             since += 1;
             block.push(l);
-            if since >= BLOCK_GAP {
+            // A block of a line or two is often only a summary (`:test FAILED`, `One or more errors occurred`):
+            // then the block before it, if one is near, says which.
+            let reach = if marks < SUMMARY_LINES { SUMMARY_REACH } else { BLOCK_GAP };
+            if since >= reach {
                 break;
             }
         }
