@@ -62,14 +62,22 @@ export function failureLines(text, linesOf = failureBlockOf) {
   return errs.length ? errs : all.filter((l) => l.trim()).slice(-8);
 }
 
-/** What a failure looks for: the words of its failure lines without the paths in them, and the files and
- *  commands they and the command name. `failure` = { command, output, error }. */
+// Words every failing build prints, whatever broke: sharing them says nothing about which failure it was.
+const BUILD_WORDS = new Set(
+  ("error errors fail failed failing failure failures test tests testing passed pass passing skipped pending " +
+    "expected actual build building exit exited code status warning warnings line lines file files run running " +
+    "ok total time finished done see above details more information").split(" "),
+);
+
+/** What a failure looks for: the words of its failure lines without the paths in them and without the words
+ *  every build log has, and the files and commands they and the command name. `failure` = { command, output,
+ *  error }. */
 export function failureQuery(failure = {}, linesOf = failureBlockOf) {
   const text = [failure.error, failure.output].filter((x) => typeof x === "string").join("\n");
   const lines = failureLines(text, linesOf).join("\n");
   const command = typeof failure.command === "string" ? failure.command : "";
   return {
-    words: wordsOf(lines.replace(PATHISH, " ")),
+    words: wordsOf(lines.replace(PATHISH, " "), MAX_TERMS * 2).filter((w) => !BUILD_WORDS.has(w)).slice(0, MAX_TERMS),
     files: filesIn(lines).concat(filesIn(command)).slice(0, 32),
     commands: commandsNamed(command),
   };

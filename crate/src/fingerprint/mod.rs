@@ -165,6 +165,8 @@ pub fn signature(output: &str) -> Vec<&str> {
 /// last lines). Why the last block: in a long log, what came first is often a warning or an earlier, tolerated
 /// step; what ended the run is what the fix is about, and the boilerplate after it says only that it failed.
 pub fn failure_block(output: &str) -> Vec<&str> {
+    // What a CI runner prints once the job is over (its own scripts' complaints included) is not the build's.
+    let output = JOB_ENDS.iter().filter_map(|m| output.rfind(m)).min().map_or(output, |end| &output[..end]);
     // Read from the end: the last block is usually near it, so most of a long output is never matched.
     let mut after: Vec<&str> = Vec::new(); // lines after the last failure line, newest first
     let mut block: Vec<&str> = Vec::new(); // from the last failure line back, newest first
@@ -185,6 +187,10 @@ pub fn failure_block(output: &str) -> Vec<&str> {
         }
         if l.chars().all(|c| c.is_ascii_punctuation() || c.is_whitespace()) || is_boilerplate(cut(l, MATCH_CHARS)) {
             continue;
+        }
+        // A CI runner's or a traced shell's `$ command` / `+ command` starts a step: a block ends there.
+        if !block.is_empty() && (l.starts_with("$ ") || l.starts_with("+ ")) {
+            break;
         }
         if is_failure_line(cut(line, MATCH_CHARS)) {
             since = 0; // the lines kept since the later failure line are inside the block
@@ -255,6 +261,9 @@ pub fn is_failure_line(line: &str) -> bool {
     });
     re.is_match(line)
 }
+
+/// Lines a CI runner prints when the job is over (Travis, GitHub Actions, GitLab).
+const JOB_ENDS: [&str; 3] = ["Done. Your build exited with", "Post job cleanup.", "Cleaning up project directory"];
 
 /// Whether a CI runner's section of this name runs after the build failed (cache uploads, after-failure dumps):
 /// what it prints is not why the build failed.
