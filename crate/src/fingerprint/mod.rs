@@ -23,7 +23,7 @@ const SUMMARY_LINES: usize = 3;
 const SUMMARY_REACH: usize = 40;
 /// A failure block is cut to this many lines (the first ones).
 const BLOCK_LINES: usize = 16;
-/// Failure lines at most this many lines apart (boilerplate not counted) belong to one block.
+/// Failure lines with fewer than this many other lines between them (boilerplate not counted) are one block.
 const BLOCK_GAP: usize = 8;
 /// Lines of the output's end used when no line looks like a failure.
 const TAIL_LINES: usize = 3;
