@@ -231,36 +231,58 @@ pub fn is_failure_line(line: &str) -> bool {
     if line.trim_start().starts_with("+ ") || line.trim_start().starts_with("++") {
         return false;
     }
-    static MARKERS: OnceLock<Regex> = OnceLock::new();
-    let re = MARKERS.get_or_init(|| {
+    // Two patterns, for speed (regex-lite has no literal prefilter): what starts a line, tried at its start only,
+    // and what may stand anywhere, tried only on lines holding one of its words.
+    static AT_START: OnceLock<Regex> = OnceLock::new();
+    static ANYWHERE: OnceLock<Regex> = OnceLock::new();
+    let start = AT_START.get_or_init(|| {
         Regex::new(concat!(
-            r"^\s*(?:FAIL|FAILED|FAILURE|ERROR|FATAL)\b", // jest, vitest, go, pytest's summary, generic
-            r"|\b(?:FAIL|FAILED|ERROR)\s*$",              // gradle's `> test FAILED`, per-test result columns
-            r"|\[(?:FAIL|FAILED|ERROR|error|fail)\]",    // xunit, sbt, maven
-            r"|^\s*--- FAIL:",                            // go test
-            r"|^\s*not ok \d+",                           // TAP, node:test
-            r"|\berror(?:\[E\d+\])?:",                    // rustc, gcc, cargo, many CLIs
-            r"|\berror TS\d+:",                           // tsc
-            r"|\b(?:fatal(?: error)?|CMake Error)\b",     // gcc, git, cmake
-            r"|^\s*\d+:\d+\s+error\s",                    // eslint
-            r"|panicked at",                              // Rust
+            r"^\s*(?:(?:FAIL|FAILED|FAILURE|ERROR|FATAL)\b", // jest, vitest, go, pytest's summary, generic
+            r"|--- FAIL:",                                    // go test
+            r"|not ok \d+",                                   // TAP, node:test
+            r"|\d+:\d+\s+error\s",                            // eslint
+            r"|Traceback \(most recent call last\)",          // Python
+            r"|E\s{2,}\S",                                    // pytest's explanation lines
+            r"|[✗✘×●✖]\s",                                    // vitest, jest, node:test, mocha-like reporters
+            r"|\d+\) \S",                                     // numbered failures: mocha, rspec, phpunit, ExUnit
+            r"|\*\* \(\w+",                                   // Elixir's raised errors
+            r"|(?:[a-z_]\w*\.)*(?:[A-Z]\w*)?(?:Error|Exception)(?::\s|:?\s*$)", // TypeError: …, java.lang.…Exception: …
+            r"|test \S+ \.\.\. FAILED$)",                     // cargo test
+        ))
+        .expect("the failure markers compile")
+    });
+    if start.is_match(line) {
+        return true;
+    }
+    let lower = line.to_ascii_lowercase();
+    if !ANYWHERE_WORDS.iter().any(|w| lower.contains(w)) {
+        return false;
+    }
+    let anywhere = ANYWHERE.get_or_init(|| {
+        Regex::new(concat!(
+            r"\b(?:FAIL|FAILED|ERROR)\s*$",           // gradle's `> test FAILED`, per-test result columns
+            r"|\[(?:FAIL|FAILED|ERROR|error|fail)\]", // xunit, sbt, maven
+            r"|\berror(?:\[E\d+\])?:",                // rustc, gcc, cargo, many CLIs
+            r"|\berror TS\d+:",                       // tsc
+            r"|\b(?:fatal(?: error)?|CMake Error)\b", // gcc, git, cmake
+            r"|panicked at",                          // Rust
             r"|\bAssertionError\b|\bassert(?:ion)?\b.*\bfailed\b|\bFailed asserting\b",
             r"|\bexpected\b.*\b(?:but (?:was|got)|got|to (?:be|equal|have|contain))\b", // assertion messages
-            r"|^Traceback \(most recent call last\)",     // Python
-            r"|^E\s{2,}\S",                               // pytest's explanation lines
-            r"|^\s*[✗✘×●✖]\s",                            // vitest, jest, node:test, mocha-like reporters
-            r"|^\s*\d+\) \S",                             // numbered failures: mocha, rspec, phpunit, ExUnit
-            r"|^\s*\*\* \(\w+",                           // Elixir's raised errors
-            r"|^\s*(?:[a-z_]\w*\.)*(?:[A-Z]\w*)?(?:Error|Exception)(?::\s|:?\s*$)", // TypeError: ..., java.lang.IllegalStateException: ...
-            r"|^\s*test \S+ \.\.\. FAILED$",              // cargo test
             r"|\b(?:aborted!|command not found|No such file or directory|Segmentation fault|core dumped)",
             r"|\b(?:not installed|not available|Could not find|Could NOT find|Cannot find module|No module named)\b",
             r"|\b(?:Unable to locate package|undefined (?:method|reference|symbol|variable)|never defined)\b",
         ))
         .expect("the failure markers compile")
     });
-    re.is_match(line)
+    anywhere.is_match(line)
 }
+
+/// Lower-case words one of which every marker that may stand anywhere in a line holds.
+const ANYWHERE_WORDS: [&str; 19] = [
+    "fail", "error", "fatal", "panicked", "assert", "expected", "aborted!", "not found", "no such file",
+    "segmentation fault", "core dumped", "not installed", "not available", "could not find", "cannot find module",
+    "no module named", "unable to locate", "undefined", "never defined",
+];
 
 /// Lines a CI runner prints when the job is over (Travis, GitHub Actions, GitLab).
 const JOB_ENDS: [&str; 3] = ["Done. Your build exited with", "Post job cleanup.", "Cleaning up project directory"];
@@ -275,28 +297,37 @@ fn after_failure_section(name: &str) -> bool {
 /// in every failing build (exit statuses, make's and npm's wrappers, maven's and gradle's trailers, cache uploads,
 /// tests that passed).
 pub fn is_boilerplate(line: &str) -> bool {
-    static BOILERPLATE: OnceLock<Regex> = OnceLock::new();
-    let re = BOILERPLATE.get_or_init(|| {
+    static AT_START: OnceLock<Regex> = OnceLock::new();
+    static ANYWHERE: OnceLock<Regex> = OnceLock::new();
+    let start = AT_START.get_or_init(|| {
         Regex::new(concat!(
-            r"^\s*(?:Exit code \d+|travis_(?:fold|time|terminate)|Done\. Your build exited|ERROR: Job failed)",
-            r"|\bexited with (?:code |status )?-?\d+\.?\s*$|Process completed with exit code|^\s*##\[(?:end)?group\]",
-            r"|^\s*make(?:\[\d+\])?: \*\*\*|^\s*error Command failed with exit code|^\s*info Visit https://yarnpkg",
-            r"|^\s*npm ERR! (?:code ELIFECYCLE|errno|Exit status|Failed at|Test failed|A complete log|This is probably|",
+            r"^\s*(?:Exit code \d+|travis_(?:fold|time|terminate)|Done\. Your build exited|ERROR: Job failed",
+            r"|##\[(?:end)?group\]|make(?:\[\d+\])?: \*\*\*|error Command failed with exit code|info Visit https://yarnpkg",
+            r"|npm ERR! (?:code ELIFECYCLE|errno|Exit status|Failed at|Test failed|A complete log|This is probably|",
             r"There is likely|Tell the author|\S+@\S+ \S+: |\s*$|\s+/)",
-            r"|^\s*\[ERROR\] (?:Failed to execute goal|-> \[Help|Re-run Maven|For more information|To see the full|",
+            r"|\[ERROR\] (?:Failed to execute goal|-> \[Help|Re-run Maven|For more information|To see the full|",
             r"After correcting|\[Help|mvn <goals>|\s*$)",
-            r"|^\s*(?:FAILURE: Build failed with an exception|BUILD FAILED|\* (?:What went wrong|Try):)",
-            r"|^\s*(?:Execution failed for task|> There were failing tests|Run with --(?:stacktrace|info|scan))",
-            r"|^\s*error: (?:test failed, to rerun|aborting due to|could not compile)",
-            r"|^\s*(?:store build cache|cache uploaded|changes detected|nothing changed|Done uploading artifacts)",
-            r"|^\s*make(?:\[\d+\])?: (?:Entering|Leaving) directory",
+            r"|FAILURE: Build failed with an exception|BUILD FAILED|\* (?:What went wrong|Try):",
+            r"|Execution failed for task|> There were failing tests|Run with --(?:stacktrace|info|scan)",
+            r"|error: (?:test failed, to rerun|aborting due to|could not compile)",
+            r"|store build cache|cache uploaded|changes detected|nothing changed|Done uploading artifacts",
+            r"|make(?:\[\d+\])?: (?:Entering|Leaving) directory",
             // tests that passed or were skipped: never why a run failed, and a long run prints thousands
-            r"|^\s*(?:=== (?:RUN|PAUSE|CONT)\s|--- (?:PASS|SKIP):|ok\s+\S+\s+\(?[\d.]+m?s|PASS$|[✓✔]\s)",
-            r"|\s\.\.\.\s+(?:ok|passed|skipped)\s*$",
+            r"|=== (?:RUN|PAUSE|CONT)\s|--- (?:PASS|SKIP):|ok\s+\S+\s+\(?[\d.]+m?s|PASS$|[✓✔]\s)",
         ))
         .expect("the boilerplate patterns compile")
     });
-    re.is_match(line)
+    if start.is_match(line) {
+        return true;
+    }
+    if !(line.contains("exited with") || line.contains("Process completed with exit code") || line.contains("...")) {
+        return false;
+    }
+    let anywhere = ANYWHERE.get_or_init(|| {
+        Regex::new(r"\bexited with (?:code |status )?-?\d+\.?\s*$|Process completed with exit code|\s\.\.\.\s+(?:ok|passed|skipped)\s*$")
+            .expect("the boilerplate patterns compile")
+    });
+    anywhere.is_match(line)
 }
 
 /// A command line as "the same command": whitespace collapsed, leading `VAR=value` assignments and
