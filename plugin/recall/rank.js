@@ -4,8 +4,9 @@
 // The text score is FTS5's BM25, made comparable across queries and index sizes:
 //  - a recall's `relevance` is the BM25 score over the best a one-occurrence match of every query word could
 //    score (the sum of their IDFs), so it reads as "how much of what was asked this entry covers";
-//  - a hint's `evidence` is the BM25 score in units of one word seen in a single entry, so it reads as "how
-//    many rare words of the failure this entry shares" (a failure's text is long; coverage of it means little).
+//  - a hint's `evidence` is the BM25 score in units of one word seen in two entries (the failure's own automatic
+//    capture and one more), so it reads as "how many rare words of the failure this entry shares" (a failure's
+//    text is long; coverage of it means little).
 // Then boosts for what matters here, multiplied in.
 
 /** BM25 column weights: the files and commands an entry names count twice its prose. */
@@ -30,8 +31,8 @@ export const BOOSTS = {
 
 /** A recall shows hits whose boosted relevance reaches this. */
 export const MIN_RELEVANCE = 0.5;
-/** A hint needs this much boosted evidence: about two words that only one entry has. One shared word, however
- *  rare, is as often chance as it is the same failure. */
+/** A hint needs this much boosted evidence: about two rare words in common. One shared word, however rare, is as
+ *  often chance as it is the same failure. */
 export const MIN_EVIDENCE = 2;
 /** A hint shows the entries after the best only while they reach this share of its score: a runner-up far below
  *  the best shares the failure's common words, not its cause. */
