@@ -4,9 +4,9 @@
 // The text score is FTS5's BM25, made comparable across queries and index sizes:
 //  - a recall's `relevance` is the BM25 score over the best a one-occurrence match of every query word could
 //    score (the sum of their IDFs), so it reads as "how much of what was asked this entry covers";
-//  - a hint's `evidence` is the BM25 score in units of one word seen in two entries (the failure's own automatic
-//    capture and one more), so it reads as "how many rare words of the failure this entry shares" (a failure's
-//    text is long; coverage of it means little).
+//  - a hint's `evidence` is the BM25 score in units of one word seen in a single entry (in two when the session
+//    has captured the failure automatically: its words are in that capture too), so it reads as "how many rare
+//    words of the failure this entry shares" (a failure's text is long; coverage of it means little).
 // Then boosts for what matters here, multiplied in.
 
 /** BM25 column weights: the files and commands an entry names count twice its prose. */
