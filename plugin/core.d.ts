@@ -67,6 +67,11 @@ export interface CoreOutcome {
  *  wraps it (null instead of undefined, and when the core cannot run). */
 export function fingerprint(line: string): { fp: string; failure: string[] } | undefined;
 
+/** The last failure block of a failing command's output, trimmed: from its first failure line through the lines
+ *  that explain its last one, CI runner and build tool boilerplate left out (the fingerprint's signature is its
+ *  failure lines). plugin/core.js `failureBlockOf` wraps it (null when the core cannot run). */
+export function failureBlock(text: string): string[];
+
 export class Recorder {
   /** Compiles the options (redaction rules). Bad options never throw: they are reported in `warnings`. */
   constructor(options?: CoreOptions);

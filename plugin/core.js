@@ -73,6 +73,18 @@ export function fingerprintOf(line) {
   }
 }
 
+/** The last failure block of a failing command's output (crate/src/fingerprint/: the lines the fingerprint's
+ *  signature is taken from, with the lines that explain them), or null when the core cannot run (never throws). */
+export function failureBlockOf(text) {
+  if (typeof text !== "string" || !loadCore()) return null;
+  try {
+    return gen.failureBlock(text);
+  } catch {
+    resetCore();
+    return null;
+  }
+}
+
 /** Resets the wasm instance (all Recorders are rebuilt lazily). Returns false if that failed. */
 export function resetCore() {
   if (!gen) return false;

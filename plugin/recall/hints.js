@@ -1,6 +1,7 @@
-// Hints when something fails: past entries of the same repository that match the failure (its command, its
-// error lines, the files it names), added to what the model sees of that failure. Silent unless an entry
-// clears rank.js's MIN_EVIDENCE; at most HINT_BYTES; an entry hinted once in a session is not hinted again.
+// Hints when something fails: past entries of the same repository that match the failure (its command, the
+// core's last failure block of its output, the files they name), added to what the model sees of that failure.
+// Silent unless an entry clears rank.js's MIN_EVIDENCE; only the runners-up close to the best (hintCut); at most
+// HINT_BYTES; an entry hinted once in a session is not hinted again.
 // A hint never fails or delays the failure it is added to by more than a search: every error is swallowed.
 
 import { fs as nodeFs, path } from "../builtins.js";
@@ -8,6 +9,7 @@ import { envOf, settingsOf } from "../settings.js";
 import { hintedPath } from "../paths.js";
 import { formatHint } from "./format.js";
 import { recallOff } from "./service.js";
+import { hintCut } from "./rank.js";
 
 /** The most a hint adds to a failure's output (about 1 KiB: a few lines, never a wall of text). */
 export const HINT_BYTES = 1024;
@@ -62,7 +64,8 @@ export function fileSeen(options = {}) {
 export async function hintFor(failure, context) {
   try {
     const { hits } = await context.service.hint(failure, { session: context.session, cwd: context.cwd, now: context.now, limit: 6 });
-    const fresh = context.session ? hits.filter((h) => h.eid && !context.seen.has(context.session, h.eid)) : hits;
+    const shown = hintCut(hits);
+    const fresh = context.session ? shown.filter((h) => h.eid && !context.seen.has(context.session, h.eid)) : shown;
     const text = formatHint(fresh.slice(0, 3), { budget: HINT_BYTES });
     if (!text) return "";
     if (context.session) {

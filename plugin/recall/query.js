@@ -3,6 +3,7 @@
 // quoted, so no query can fail to parse.
 
 import { commandsNamed, filesIn } from "../columns.js";
+import { failureBlockOf } from "../core.js";
 import { PLACEHOLDER_WORD } from "./schema.js";
 
 /** The most words one query keeps (a failure's output can hold thousands). */
@@ -44,23 +45,40 @@ export function parseQuery(text) {
   return { words: wordsOf(t), files: filesIn(t), commands: commandsNamed(t) };
 }
 
-// Lines of a tool's output that say what went wrong (tested with the files named in them taken out, so a
-// `fail.js` or `errors.rs` in a path does not count).
+// Without the core: lines of a tool's output that say what went wrong (tested with the files named in them
+// taken out, so a `fail.js` or `errors.rs` in a path does not count).
 const ERROR_LINE = /\b(?:error|fail|panic|exception|traceback|cannot|can't|could not|unable|not found|no such|undefined|denied|refused|timed? ?out|missing|invalid|unexpected|expected|mismatch|assert|abort|not ok)|EADDRINUSE|ENOENT|EACCES|[✗✕×]/i;
 // A path with a directory part: named as a file for the boosts, not as words (src, lib, test say nothing).
 const PATHISH = /(?:[\w@.+-]*\/)+[\w@.+-]+(?:[:(]\d+(?:[,:]\d+)*\)?)?/g;
 
-/** What a failure looks for: the words of its error lines (or, when none say so, its last lines) without the
- *  paths in them, and the files and commands of the whole failure. `failure` = { command, output, error }. */
-export function failureQuery(failure = {}) {
-  const text = [failure.error, failure.output].filter((x) => typeof x === "string").join("\n");
+/** The lines that say why a failure failed: the core's last failure block (crate/src/fingerprint/, the lines the
+ *  fingerprint's signature is taken from), or, when the core cannot run, the error-looking lines (else the last
+ *  lines). */
+export function failureLines(text, linesOf = failureBlockOf) {
+  const sig = linesOf(text);
+  if (Array.isArray(sig)) return sig;
   const all = text.split("\n");
-  let errs = all.filter((l) => ERROR_LINE.test(filesIn(l).reduce((t, f) => t.split(f).join(" "), l)));
-  if (!errs.length) errs = all.filter((l) => l.trim()).slice(-8);
+  const errs = all.filter((l) => ERROR_LINE.test(filesIn(l).reduce((t, f) => t.split(f).join(" "), l)));
+  return errs.length ? errs : all.filter((l) => l.trim()).slice(-8);
+}
+
+// Words every failing build prints, whatever broke: sharing them says nothing about which failure it was.
+const BUILD_WORDS = new Set(
+  ("error errors fail failed failing failure failures test tests testing passed pass passing skipped pending " +
+    "expected actual build building exit exited code status warning warnings line lines file files run running " +
+    "ok total time finished done see above details more information").split(" "),
+);
+
+/** What a failure looks for: the words of its failure lines without the paths in them and without the words
+ *  every build log has, and the files and commands they and the command name. `failure` = { command, output,
+ *  error }. */
+export function failureQuery(failure = {}, linesOf = failureBlockOf) {
+  const text = [failure.error, failure.output].filter((x) => typeof x === "string").join("\n");
+  const lines = failureLines(text, linesOf).join("\n");
   const command = typeof failure.command === "string" ? failure.command : "";
   return {
-    words: wordsOf(errs.join("\n").replace(PATHISH, " ")),
-    files: filesIn(text).concat(filesIn(command)).slice(0, 32),
+    words: wordsOf(lines.replace(PATHISH, " "), MAX_TERMS * 2).filter((w) => !BUILD_WORDS.has(w)).slice(0, MAX_TERMS),
+    files: filesIn(lines).concat(filesIn(command)).slice(0, 32),
     commands: commandsNamed(command),
   };
 }

@@ -4,8 +4,9 @@
 // The text score is FTS5's BM25, made comparable across queries and index sizes:
 //  - a recall's `relevance` is the BM25 score over the best a one-occurrence match of every query word could
 //    score (the sum of their IDFs), so it reads as "how much of what was asked this entry covers";
-//  - a hint's `evidence` is the BM25 score in units of one word seen in a single entry, so it reads as "how
-//    many rare words of the failure this entry shares" (a failure's text is long; coverage of it means little).
+//  - a hint's `evidence` is the BM25 score in units of one word seen in a single entry (in two when the session
+//    has captured the failure automatically: its words are in that capture too), so it reads as "how many rare
+//    words of the failure this entry shares" (a failure's text is long; coverage of it means little).
 // Then boosts for what matters here, multiplied in.
 
 /** BM25 column weights: the files and commands an entry names count twice its prose. */
@@ -19,6 +20,8 @@ export const BOOSTS = {
   teammate: 0.95,
   /** Per file named by both the query and the entry (two at most). */
   sharedFile: 0.3,
+  /** The same for a hint: a file a failure and a lesson both name is what a failure's words rarely are, specific. */
+  hintSharedFile: 0.6,
   /** Per command named by both (two at most). */
   sharedCommand: 0.2,
   /** An entry someone wrote on purpose (an agent's or a person's lesson), over an automatic capture. */
@@ -31,8 +34,18 @@ export const BOOSTS = {
 
 /** A recall shows hits whose boosted relevance reaches this. */
 export const MIN_RELEVANCE = 0.5;
-/** A hint needs this much boosted evidence: about one and a half words that only one entry has. */
-export const MIN_EVIDENCE = 1.5;
+/** A hint needs this much boosted evidence: about two rare words in common. One shared word, however rare, is as
+ *  often chance as it is the same failure. */
+export const MIN_EVIDENCE = 2;
+/** A hint shows the entries after the best only while they reach this share of its score: a runner-up far below
+ *  the best shares the failure's common words, not its cause. */
+export const RUNNER_UP = 0.5;
+
+/** The hits a hint shows (best first, as search returns them): the best and the runners-up close to it. */
+export function hintCut(hits) {
+  const best = hits[0]?.score ?? 0;
+  return hits.filter((h) => h.score >= RUNNER_UP * best);
+}
 
 /** FTS5's IDF of a word found in `n` of `total` entries (the same formula as its bm25(), floored as it is). */
 export function idf(total, n) {
@@ -55,7 +68,8 @@ function shared(a, b) {
 
 /**
  * The factor a hit's text score is multiplied by. `hit` = { git_dir, capture, t, files: [], commands: [],
- * machine, team_key (team rows) }; `query` = { files: [], commands: [] }; `context` = { gitDir, repoKey, now }.
+ * machine, team_key (team rows) }; `query` = { files: [], commands: [] }; `context` = { gitDir, repoKey, now,
+ * hint } (hint: scoring a failure's query).
  */
 export function boost(hit, query, context) {
   let f = 1;
@@ -63,7 +77,7 @@ export function boost(hit, query, context) {
     f *= BOOSTS.teammate;
     if (context.gitDir && !(context.repoKey && hit.team_key === context.repoKey)) f *= BOOSTS.otherRepo;
   } else if (context.gitDir && hit.git_dir !== context.gitDir) f *= BOOSTS.otherRepo;
-  f *= 1 + BOOSTS.sharedFile * shared(query.files, hit.files);
+  f *= 1 + (context.hint ? BOOSTS.hintSharedFile : BOOSTS.sharedFile) * shared(query.files, hit.files);
   f *= 1 + BOOSTS.sharedCommand * shared(query.commands, hit.commands);
   if (hit.capture && hit.capture !== "auto") f *= BOOSTS.written;
   if (typeof hit.t === "number" && typeof context.now === "number") {

@@ -122,7 +122,7 @@ export function search(db, text, options = {}) {
   const mode = options.mode ?? "recall";
   const limit = options.limit ?? 10;
   const now = options.now ?? Date.now();
-  const context = { gitDir: options.gitDir ?? null, repoKey: options.repoKey ?? null, now };
+  const context = { gitDir: options.gitDir ?? null, repoKey: options.repoKey ?? null, now, hint: mode === "hint" };
   if (!q.words.length) return { hits: [], words: q.words };
   const { total, counts } = documentCounts(db, q.words);
   if (total === PLACEHOLDERS) return { hits: [], words: q.words };
@@ -148,7 +148,10 @@ export function search(db, text, options = {}) {
       )
     : db.all(`SELECT f.rowid AS id, NULL AS bm FROM (SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ${COMMON_CANDIDATES}) f ${join}LIMIT ${CANDIDATES}`, ...params);
   // The scale of the text score: the best the scored words could reach (recall), one rare word (hint).
-  const unit = hint ? idf(total, 1) : match.rare ? ideal(total, match.rare.map((x) => x.n)) : 1;
+  // A hint's unit is a word in one entry, or in two when the session has an automatic capture: a failing gate is
+  // captured just before its hint is searched, so its own words are in that capture too.
+  const captured = hint && options.session && db.get("SELECT 1 AS x FROM entries WHERE session = ? AND capture = 'auto' LIMIT 1", options.session);
+  const unit = hint ? idf(total, captured ? 2 : 1) : match.rare ? ideal(total, match.rare.map((x) => x.n)) : 1;
   const bm = new Map(ranked.map((r) => [r.id, r.bm]));
   const rows = ranked.length ? db.all(`SELECT ${COLS} FROM entries e WHERE e.id IN (${ranked.map(() => "?").join(",")})`, ...ranked.map((r) => r.id)) : [];
   for (const r of rows) r.bm = bm.get(r.id);

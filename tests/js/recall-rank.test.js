@@ -59,6 +59,60 @@ test("recall: the current session's entries are there when asked for", { skip },
   assert.equal(hits[0].eid, "0a1b2c3d4e5fe");
 });
 
+const CI_LINKER = `travis_fold:start:install
+$ rustup component add clippy
+info: downloading component 'clippy'
+warning: unused variable: \`scratch\`
+  --> crates/core/src/cache.rs:12:9
+travis_fold:end:install
+$ cargo test
+   Compiling widget-core v0.4.1 (/home/travis/build/acme/widget/crates/core)
+error: linker \`cc\` not found
+  |
+  = note: No such file or directory (os error 2)
+error: could not compile \`widget-core\` (lib) due to 1 previous error
+The command "cargo test" exited with 101.
+travis_fold:start:cache.2
+store build cache
+changes detected, packing new archive
+uploading master/cache-linux-jammy-3f9c2a.tgz
+cache uploaded
+travis_fold:end:cache.2
+Done. Your build exited with 1.`;
+const CI_DATABASE = `+ pip install -r requirements.txt
+Requirement already satisfied: pytest in ./venv/lib/python3.12/site-packages
+WARNING: You are using pip version 23.0; however, version 24.2 is available.
++ pytest -q
+ss...........E
+==================================== ERRORS ====================================
+_________________________ ERROR at setup of test_refund _________________________
+E   psycopg.OperationalError: connection failed: FATAL:  database "billing_test" does not exist
+=========================== short test summary info ============================
+ERROR tests/test_refunds.py::test_refund - psycopg.OperationalError: connection failed
+1 error, 12 passed, 2 skipped in 3.02s
+make: *** [Makefile:14: test] Error 1`;
+const LINT_QUOTES = `> widget@2.1.0 lint
+> eslint src
+
+/home/dev/src/widget/src/ui/Table.tsx
+  14:7  error  Strings must use singlequote  quotes
+
+✖ 1 problem (1 error, 0 warnings)
+npm ERR! code ELIFECYCLE
+npm ERR! errno 1`;
+const CI_UNRELATED_TEST = `$ npm test
+ RUN  v1.6.0 /home/travis/build/acme/widget
+ ✓ src/ui/Button.test.tsx (3 tests) 41ms
+ ❯ src/cart/total.test.ts (2 tests | 1 failed) 12ms
+   × total > rounds half up
+     → expected 10.05 to be 10.1
+ FAIL  src/cart/total.test.ts > total > rounds half up
+AssertionError: expected 10.05 to be 10.1 // Object.is equality
+ Test Files  1 failed | 1 passed (2)
+npm ERR! Test failed.  See above for more details.
+The command "npm test" exited with 1.
+Done. Your build exited with 1.`;
+
 // failure (command, output), repo, expected hint eids (best first); [] = silent
 const HINTS = [
   ["the same linker failure", "cargo test -p widget-core", "   Compiling widget-core v0.4.1\nerror: linker `cc` not found\n  = note: No such file or directory (os error 2)\nerror: could not compile `widget-core`", WIDGET, ["0a1b2c3d4e5f6"]],
@@ -70,6 +124,11 @@ const HINTS = [
   ["an unrelated assertion", "pytest -q", "FAILED tests/test_refunds.py::test_partial - AssertionError: assert 10 == 9\n1 failed, 40 passed in 2.10s", BILLING, []],
   ["a lesson of another repo is no hint here", "pytest -q", 'FATAL:  database "billing_test" does not exist', WIDGET, []],
   ["a failure without output", "make", "", WIDGET, []],
+  // CI logs: the cause sits between early noise and the runner's boilerplate, under a command no gate list knows.
+  ["the linker failure at the end of a CI log", "ci/script.sh", CI_LINKER, WIDGET, ["0a1b2c3d4e5f6"]],
+  ["the missing test database under a build script", "./build.sh", CI_DATABASE, BILLING, ["0b1c2d3e4f5g6"]],
+  ["a lint finding that shares only the linter's words", "npm run lint", LINT_QUOTES, WIDGET, []],
+  ["an unrelated test failure wrapped in npm's and the runner's lines", "ci/script.sh", CI_UNRELATED_TEST, WIDGET, []],
 ];
 
 for (const [name, command, output, gitDir, want] of HINTS) {

@@ -10,7 +10,6 @@
 use crate::context::Stamps;
 use crate::outcome::{Outcome, Target};
 use crate::parse::strict_json::{self, encode_string};
-use memchr::memmem;
 use regex_lite::Regex;
 use std::sync::OnceLock;
 
@@ -19,12 +18,21 @@ pub use normalise::{normalise, paths};
 
 /// The rule's version, the prefix of every fingerprint it makes.
 pub const VERSION: &str = "g1";
-/// At most this many failure lines make the signature (the first ones: what broke first is what the fix is about).
+/// At most this many failure lines make the signature (the first ones of the last failure block).
 const SIGNATURE_LINES: usize = 5;
-/// At most this many failure lines are compared for repeats (a log of a thousand identical errors stops here).
-const MAX_CANDIDATES: usize = 64;
+/// Lines after a block's last failure line that belong to it (what explains it: a stack, a diff, a name).
+const CONTEXT_LINES: usize = 4;
+/// A block of fewer failure lines than this reaches back this many lines for the block before it.
+const SUMMARY_LINES: usize = 3;
+const SUMMARY_REACH: usize = 40;
+/// A failure block is cut to this many lines (the first ones).
+const BLOCK_LINES: usize = 16;
+/// Failure lines with fewer than this many other lines between them (boilerplate not counted) are one block.
+const BLOCK_GAP: usize = 8;
 /// Lines of the output's end used when no line looks like a failure.
 const TAIL_LINES: usize = 3;
+/// Markers are looked for in this many characters of a line (a minified bundle's line can be megabytes).
+const MATCH_CHARS: usize = 400;
 /// A signature line kept for readers is cut to this many characters.
 const LINE_CHARS: usize = 240;
 
@@ -161,139 +169,218 @@ pub fn of_facts(f: &Facts) -> Fingerprint {
     Fingerprint { fp: format!("{VERSION}_{:016x}", h.0), failure }
 }
 
-/// The lines of `output` that say why it failed: lines with a failure marker (first [`SIGNATURE_LINES`], the same
-/// line after normalisation kept once), else its last non-empty lines.
+/// The lines of `output` that say why it failed: the failure lines of its [`failure_block`] (the first
+/// [`SIGNATURE_LINES`], the same line after normalisation kept once); else, when no line has a failure marker,
+/// the block's lines (the output's last lines).
 pub fn signature(output: &str) -> Vec<&str> {
     signature_in(output, "").into_iter().map(|(l, _)| l).collect()
 }
 
-/// The signature's lines (trimmed) with their normalised forms, `workdir` standing for the repository.
+/// The signature's lines with their normalised forms (hashed as far as they are kept), `workdir` standing for
+/// the repository.
 fn signature_in<'o>(output: &'o str, workdir: &str) -> Vec<(&'o str, String)> {
+    let block = failure_block(output);
     let mut out: Vec<(&str, String)> = Vec::new();
-    let mut candidates = 0;
-    let marked = lines_mentioning(output);
-    let mut at = 0;
-    for raw in output.split('\n') {
-        let start = at;
-        at += raw.len() + 1;
-        if out.len() == SIGNATURE_LINES || candidates == MAX_CANDIDATES {
+    for &l in block.iter().filter(|l| is_failure_line(cut(l, MATCH_CHARS))) {
+        if out.len() == SIGNATURE_LINES {
             break;
         }
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        let t = line.trim_start();
-        if !(starts_like_failure(line, t) || (marked.binary_search(&start).is_ok() && mentions_failure(t))) {
-            continue;
-        }
-        candidates += 1;
-        // Hashed as far as it is kept: a line longer than that costs no more to fingerprint.
-        let n = normalise(cut(line.trim(), LINE_CHARS), workdir);
+        let n = normalise(cut(l, LINE_CHARS), workdir);
         if !out.iter().any(|(_, seen)| *seen == n) {
-            out.push((line.trim(), n));
+            out.push((l, n));
         }
     }
     if out.is_empty() {
-        let last: Vec<&str> = output.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-        out = last[last.len().saturating_sub(TAIL_LINES)..]
-            .iter()
-            .map(|l| (*l, normalise(cut(l, LINE_CHARS), workdir)))
-            .collect();
+        return block.into_iter().map(|l| (l, normalise(cut(l, LINE_CHARS), workdir))).collect();
     }
     out
 }
 
-/// Whether a line is one a test runner, compiler or linter prints for a failure. Plain string tests, not a
-/// regular expression: this runs on every line of a 7 KiB tail, and regex-lite's engine (chosen for the size of
-/// the .wasm) is slow over a long alternation.
-pub fn is_failure_line(line: &str) -> bool {
-    let t = line.trim_start();
-    starts_like_failure(line, t) || mentions_failure(t)
-}
-
-/// The start offsets of the lines that hold a word some failure marker needs anywhere in the line: one substring
-/// search of the whole output per word, instead of a look at every line for each.
-fn lines_mentioning(output: &str) -> Vec<usize> {
-    static FINDERS: OnceLock<Vec<memmem::Finder<'static>>> = OnceLock::new();
-    let finders = FINDERS.get_or_init(|| {
-        ["rror", "panicked at", "assert", "xception:"].iter().map(|w| memmem::Finder::new(w.as_bytes())).collect()
-    });
-    let b = output.as_bytes();
-    let mut starts: Vec<usize> = finders
-        .iter()
-        .flat_map(|f| f.find_iter(b).map(|i| memchr::memrchr(b'\n', &b[..i]).map_or(0, |n| n + 1)))
-        .collect();
-    starts.sort_unstable();
-    starts.dedup();
-    starts
-}
-
-/// The markers a failure line starts with (`t` is `line` without its indentation).
-fn starts_like_failure(line: &str, t: &str) -> bool {
-    // Every marker below starts with one of these bytes (✗ ✘ ● start 0xE2, × 0xC3): most lines of a build's
-    // output are refused here, before a dozen comparisons each.
-    if !matches!(t.as_bytes().first(), Some(b'F' | b'E' | b'-' | b'n' | b'T' | b't' | 0xC3 | 0xE2)) {
-        return false;
-    }
-    let word_at = |prefix: &str| {
-        t.starts_with(prefix) && !t[prefix.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-    };
-    // jest, vitest, go, pytest's summary and many tools start a failure line with one of these words.
-    if ["FAIL", "FAILED", "FAILURE", "ERROR"].iter().any(|w| word_at(w)) {
-        return true;
-    }
-    // go test, TAP and node:test, Python, and the reporters that mark a failed test with a cross or a bullet.
-    if t.starts_with("--- FAIL:")
-        || t.starts_with("Traceback (most recent call last)")
-        || (t.starts_with("not ok ") && t[7..].starts_with(|c: char| c.is_ascii_digit()))
-    {
-        return true;
-    }
-    if ["✗ ", "✘ ", "× ", "● "].iter().any(|m| t.starts_with(m)) {
-        return true;
-    }
-    // pytest's explanation lines: "E" then at least two spaces, at the very start of the line.
-    if line.starts_with("E  ") && line[1..].trim_start().chars().next().is_some() {
-        return true;
-    }
-    // cargo test's per-test verdict.
-    if t.starts_with("test ") && t.trim_end().ends_with(" ... FAILED") {
-        return true;
-    }
-    false
-}
-
-/// The markers a failure line holds anywhere (`t` is the line without its indentation).
-fn mentions_failure(t: &str) -> bool {
-    // eslint: "L:C  error  message  rule".
-    if t.starts_with(|c: char| c.is_ascii_digit()) && t.contains("  error  ") {
-        return true;
-    }
-    // rustc, gcc, cargo and many CLIs ("error:", "error[E0308]:"), tsc ("error TS2322:"), Rust panics and assertion
-    // failures, found in one pass over the bytes (a substring search per marker cost more than the rest).
-    let b = t.as_bytes();
-    for i in 0..b.len() {
-        let rest = &b[i..];
-        let hit = match b[i] {
-            b'e' => {
-                (rest.starts_with(b"error:") && (i == 0 || !is_word_byte(b[i - 1])))
-                    || rest.starts_with(b"error[E")
-                    || rest.starts_with(b"error TS")
+/// The last failure block of `output`, trimmed: from its first failure line through the lines that explain
+/// its last one (a stack, a diff, the test's name), at most [`BLOCK_LINES`], with CI runner and build tool
+/// boilerplate left out. Without a failure line: the last [`TAIL_LINES`] lines that are not boilerplate (else the
+/// last lines). Why the last block: in a long log, what came first is often a warning or an earlier, tolerated
+/// step; what ended the run is what the fix is about, and the boilerplate after it says only that it failed.
+pub fn failure_block(output: &str) -> Vec<&str> {
+    // What a CI runner prints once the job is over (its own scripts' complaints included) is not the build's.
+    let output = JOB_ENDS.iter().filter_map(|m| output.rfind(m)).min().map_or(output, |end| &output[..end]);
+    // Read from the end: the last block is usually near it, so most of a long output is never matched.
+    let mut after: Vec<&str> = Vec::new(); // lines after the last failure line, newest first
+    let mut block: Vec<&str> = Vec::new(); // from the last failure line back, newest first
+    let mut since = 0; // lines kept since the block's earliest failure line
+    let mut marks = 0; // failure lines in the block
+    let mut fold: Option<&str> = None; // inside a runner's section that only follows the failure
+    for line in output.lines().rev() {
+        let l = line.trim();
+        if let Some(name) = fold {
+            if l.strip_prefix("travis_fold:start:") == Some(name) {
+                fold = None;
             }
-            b'p' => rest.starts_with(b"panicked at"),
-            b'A' => rest.starts_with(b"AssertionError"),
-            b'a' => rest.starts_with(b"assert") && t[i..].contains(" failed"),
-            _ => false,
-        };
-        if hit {
-            return true;
+            continue;
+        }
+        if let Some(name) = l.strip_prefix("travis_fold:end:").filter(|n| after_failure_section(n)) {
+            fold = Some(name);
+            continue;
+        }
+        if l.chars().all(|c| c.is_ascii_punctuation() || c.is_whitespace()) || is_boilerplate(cut(l, MATCH_CHARS)) {
+            continue;
+        }
+        // A CI runner's or a traced shell's `$ command` / `+ command` starts a step: a block ends there.
+        if !block.is_empty() && (l.starts_with("$ ") || l.starts_with("+ ")) {
+            break;
+        }
+        if is_failure_line(cut(line, MATCH_CHARS)) {
+            since = 0; // the lines kept since the later failure line are inside the block
+            marks += 1;
+            block.push(l);
+        } else if block.is_empty() {
+            after.push(l);
+        } else {
+            since += 1;
+            block.push(l);
+            // A block of a line or two is often only a summary (`:test FAILED`, `One or more errors occurred`):
+            // then the block before it, if one is near, says which.
+            let reach = if marks < SUMMARY_LINES { SUMMARY_REACH } else { BLOCK_GAP };
+            if since >= reach {
+                break;
+            }
         }
     }
-    // Exceptions named at the start of a line ("TypeError: ...", "java.lang.IllegalStateException: ...").
-    let head = t.split_whitespace().next().unwrap_or("");
-    (head.ends_with("Error:") || head.ends_with("Exception:")) && head.len() > 6
+    if block.is_empty() {
+        if after.is_empty() {
+            after = output.lines().rev().map(str::trim).filter(|l| !l.is_empty()).take(TAIL_LINES).collect();
+        }
+        after.truncate(TAIL_LINES);
+        after.reverse();
+        return after;
+    }
+    block.truncate(block.len() - since); // the lines before the earliest failure line are not
+    block.reverse();
+    let context = after.len().min(CONTEXT_LINES);
+    block.extend(after[after.len() - context..].iter().rev());
+    block.truncate(BLOCK_LINES);
+    block
 }
 
-fn is_word_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
+/// Whether a line is one a test runner, compiler, linter or shell prints for a failure.
+pub fn is_failure_line(line: &str) -> bool {
+    // A shell's trace of the commands it runs (`set -x`) quotes them, whatever words they hold.
+    if line.trim_start().starts_with("+ ") || line.trim_start().starts_with("++") {
+        return false;
+    }
+    // Two patterns, for speed (regex-lite has no literal prefilter): what starts a line, tried at its start only,
+    // and what may stand anywhere, tried only on lines holding one of its words.
+    static AT_START: OnceLock<Regex> = OnceLock::new();
+    static ANYWHERE: OnceLock<Regex> = OnceLock::new();
+    let start = AT_START.get_or_init(|| {
+        Regex::new(concat!(
+            r"^\s*(?:(?:FAIL|FAILED|FAILURE|ERROR|FATAL)\b", // jest, vitest, go, pytest's summary, generic
+            r"|--- FAIL:",                                   // go test
+            r"|not ok \d+",                                  // TAP, node:test
+            r"|\d+:\d+\s+error\s",                           // eslint
+            r"|Traceback \(most recent call last\)",         // Python
+            r"|E\s{2,}\S",                                   // pytest's explanation lines
+            r"|[✗✘×●✖]\s",                                   // vitest, jest, node:test, mocha-like reporters
+            r"|\d+\) \S",                                    // numbered failures: mocha, rspec, phpunit, ExUnit
+            r"|\*\* \(\w+",                                  // Elixir's raised errors
+            r"|(?:[a-z_]\w*\.)*(?:[A-Z]\w*)?(?:Error|Exception)(?::\s|:?\s*$)", // TypeError: …, java.lang.…Exception: …
+            r"|test \S+ \.\.\. FAILED$)",                    // cargo test
+        ))
+        .expect("the failure markers compile")
+    });
+    if start.is_match(line) {
+        return true;
+    }
+    let lower = line.to_ascii_lowercase();
+    if !ANYWHERE_WORDS.iter().any(|w| lower.contains(w)) {
+        return false;
+    }
+    let anywhere = ANYWHERE.get_or_init(|| {
+        Regex::new(concat!(
+            r"\b(?:FAIL|FAILED|ERROR)\s*$", // gradle's `> test FAILED`, per-test result columns
+            r"|\[(?:FAIL|FAILED|ERROR|error|fail)\]", // xunit, sbt, maven
+            r"|\berror(?:\[E\d+\])?:",      // rustc, gcc, cargo, many CLIs
+            r"|\berror TS\d+:",             // tsc
+            r"|\b(?:fatal(?: error)?|CMake Error)\b", // gcc, git, cmake
+            r"|panicked at",                // Rust
+            r"|\bAssertionError\b|\bassert(?:ion)?\b.*\bfailed\b|\bFailed asserting\b",
+            r"|\bexpected\b.*\b(?:but (?:was|got)|got|to (?:be|equal|have|contain))\b", // assertion messages
+            r"|\b(?:aborted!|command not found|No such file or directory|Segmentation fault|core dumped)",
+            r"|\b(?:not installed|not available|Could not find|Could NOT find|Cannot find module|No module named)\b",
+            r"|\b(?:Unable to locate package|undefined (?:method|reference|symbol|variable)|never defined)\b",
+        ))
+        .expect("the failure markers compile")
+    });
+    anywhere.is_match(line)
+}
+
+/// Lower-case words one of which every marker that may stand anywhere in a line holds.
+const ANYWHERE_WORDS: [&str; 19] = [
+    "fail",
+    "error",
+    "fatal",
+    "panicked",
+    "assert",
+    "expected",
+    "aborted!",
+    "not found",
+    "no such file",
+    "segmentation fault",
+    "core dumped",
+    "not installed",
+    "not available",
+    "could not find",
+    "cannot find module",
+    "no module named",
+    "unable to locate",
+    "undefined",
+    "never defined",
+];
+
+/// Lines a CI runner prints when the job is over (Travis, GitHub Actions, GitLab).
+const JOB_ENDS: [&str; 3] = ["Done. Your build exited with", "Post job cleanup.", "Cleaning up project directory"];
+
+/// Whether a CI runner's section of this name runs after the build failed (cache uploads, after-failure dumps):
+/// what it prints is not why the build failed.
+fn after_failure_section(name: &str) -> bool {
+    ["cache", "after_failure", "after_script", "after_success"].iter().any(|p| name.starts_with(p))
+}
+
+/// Whether a line is CI runner or build tool boilerplate: it says only that a step ran, passed or failed, the same
+/// in every failing build (exit statuses, make's and npm's wrappers, maven's and gradle's trailers, cache uploads,
+/// tests that passed).
+pub fn is_boilerplate(line: &str) -> bool {
+    static AT_START: OnceLock<Regex> = OnceLock::new();
+    static ANYWHERE: OnceLock<Regex> = OnceLock::new();
+    let start = AT_START.get_or_init(|| {
+        Regex::new(concat!(
+            r"^\s*(?:Exit code \d+|travis_(?:fold|time|terminate)|Done\. Your build exited|ERROR: Job failed",
+            r"|##\[(?:end)?group\]|make(?:\[\d+\])?: \*\*\*|error Command failed with exit code|info Visit https://yarnpkg",
+            r"|npm ERR! (?:code ELIFECYCLE|errno|Exit status|Failed at|Test failed|A complete log|This is probably|",
+            r"There is likely|Tell the author|\S+@\S+ \S+: |\s*$|\s+/)",
+            r"|\[ERROR\] (?:Failed to execute goal|-> \[Help|Re-run Maven|For more information|To see the full|",
+            r"After correcting|\[Help|mvn <goals>|\s*$)",
+            r"|FAILURE: Build failed with an exception|BUILD FAILED|\* (?:What went wrong|Try):",
+            r"|Execution failed for task|> There were failing tests|Run with --(?:stacktrace|info|scan)",
+            r"|error: (?:test failed, to rerun|aborting due to|could not compile)",
+            r"|store build cache|cache uploaded|changes detected|nothing changed|Done uploading artifacts",
+            r"|make(?:\[\d+\])?: (?:Entering|Leaving) directory",
+            // tests that passed or were skipped: never why a run failed, and a long run prints thousands
+            r"|=== (?:RUN|PAUSE|CONT)\s|--- (?:PASS|SKIP):|ok\s+\S+\s+\(?[\d.]+m?s|PASS$|[✓✔]\s)",
+        ))
+        .expect("the boilerplate patterns compile")
+    });
+    if start.is_match(line) {
+        return true;
+    }
+    if !(line.contains("exited with") || line.contains("Process completed with exit code") || line.contains("...")) {
+        return false;
+    }
+    let anywhere = ANYWHERE.get_or_init(|| {
+        Regex::new(r"\bexited with (?:code |status )?-?\d+\.?\s*$|Process completed with exit code|\s\.\.\.\s+(?:ok|passed|skipped)\s*$")
+            .expect("the boilerplate patterns compile")
+    });
+    anywhere.is_match(line)
 }
 
 /// A command line as "the same command": whitespace collapsed, leading `VAR=value` assignments and

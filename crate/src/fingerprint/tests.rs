@@ -164,7 +164,6 @@ fn failure_markers_table() {
         "compiling error_handling v0.1.0",
         "Everything up to date",
         "not ok",
-        "Error",
         "terror: none",
         "Ran all test suites.",
     ] {

@@ -217,3 +217,10 @@ pub fn fingerprint(line: &str) -> JsValue {
     let _ = Reflect::set(&obj, &"failure".into(), &failure);
     obj.into()
 }
+
+/// The last failure block of a failing command's output (the lines the fingerprint's signature is taken from,
+/// with the lines that explain them), trimmed: what a failure hint searches for.
+#[wasm_bindgen(js_name = failureBlock)]
+pub fn failure_block(text: &str) -> Array {
+    crate::fingerprint::failure_block(text).into_iter().map(JsValue::from_str).collect()
+}
