@@ -221,3 +221,11 @@ fn the_stamp_written_is_the_one_read_back() {
         assert!(!out.line.contains(&token), "{}", out.line);
     }
 }
+
+/// One fingerprint written out: the same in native tests and under wasm, and a change to the rule shows here
+/// first (then VERSION goes up, so that lines already written keep their group).
+#[test]
+fn a_fingerprint_is_the_same_everywhere() {
+    let f = of_facts(&facts("cargo test", "test a::one ... FAILED\nthread 'a::one' panicked at src/a.rs:3:5:\n"));
+    assert_eq!(f.fp, "g1_e477f0281953ba34");
+}
