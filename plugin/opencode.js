@@ -41,8 +41,10 @@ export const AiRecordingsPlugin = async (input, options) => {
   // `export: true` (or AI_RECORDINGS_EXPORT_AFTER_SESSION): `record export` runs, detached, when a root session goes idle.
   const exportAfter = opts.export === true || (opts.export !== false && settingsOf(process.env).exportAfterSession === true);
   // Recall (a tool, and hints on failed bash calls); null if its modules cannot load, recording goes on.
+  // What each session did (open failures, hints given): one store for red to green and the hints.
+  const memory = memoryStore();
   const recall = await import("./recall/opencode.js")
-    .then((m) => m.createOpencodeRecall({ file: opts.file, env: process.env, cwd, recall: opts.recall, hints: opts.hints, team: opts.team }))
+    .then((m) => m.createOpencodeRecall({ file: opts.file, env: process.env, cwd, recall: opts.recall, hints: opts.hints, team: opts.team, memory }))
     .catch(() => null);
   const write = (sessionID, entry) => deps.record && emit(deps.record, opts, state, sessionID, entry, cwd);
   // A surprise payload must never become an exception in the host.
@@ -52,7 +54,6 @@ export const AiRecordingsPlugin = async (input, options) => {
     } catch {}
   };
 
-  const memory = memoryStore();
   const after = safe((i, o) => hooks.handleToolAfter({ state, memory, opts, write, cwd }, i, o, Date.now()));
 
   return {

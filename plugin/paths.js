@@ -83,17 +83,8 @@ export function indexPath(file, options = {}) {
   return path.join(path.resolve(dir), `${name}-${shortHash(path.resolve(file))}.sqlite`);
 }
 
-/** The eids hook mode already hinted in a session: `$XDG_STATE_HOME/opencode-recordings/hinted/<session>`
- *  (XDG_STATE_HOME defaulting to ~/.local/state), the session id made safe for a file name. */
-export function hintedPath(session, options = {}) {
-  const env = envOf(options);
-  const state = placesOf(env, os.homedir).stateHome;
-  const name = String(session).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 128) || "_";
-  return path.join(state, "opencode-recordings", "hinted", name);
-}
-
-/** Hook mode's per-session memory (plugin/capture/memory.js fileStore): `$XDG_STATE_HOME/opencode-recordings/sessions`
- *  (XDG_STATE_HOME defaulting to ~/.local/state). */
+/** Hook mode's per-session memory (plugin/capture/memory.js fileStore: open failures, hints given):
+ *  `$XDG_STATE_HOME/opencode-recordings/sessions` (XDG_STATE_HOME defaulting to ~/.local/state). */
 export function sessionMemoryDir(options = {}) {
   const env = envOf(options);
   const state = placesOf(env, os.homedir).stateHome;

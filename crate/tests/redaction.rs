@@ -328,3 +328,16 @@ mod props {
         out
     }
 }
+
+/// Found by the idempotence property: a marker left `KEY-----password…` for a label rule to read on a second pass.
+/// Redacting its own result finds nothing more.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn a_marker_that_makes_a_new_label_is_redacted_in_the_same_call() {
+    let r = recordings_core::redact::Redactor::new(&recordings_core::redact::RedactOptions::default()).0;
+    let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.";
+    let (once, _) =
+        r.redact_text(&format!("\n-----END PRIVATE KEY-----passwordA0/0+{jwt}")).expect("the token is redacted");
+    assert!(!once.contains(jwt), "{once}");
+    assert_eq!(r.redact_text(&once), None, "{once}");
+}

@@ -4,9 +4,7 @@
 // HINT_BYTES; an entry hinted once in a session is not hinted again.
 // A hint never fails or delays the failure it is added to by more than a search: every error is swallowed.
 
-import { fs as nodeFs, path } from "../builtins.js";
 import { envOf, settingsOf } from "../settings.js";
-import { hintedPath } from "../paths.js";
 import { formatHint } from "./format.js";
 import { recallOff } from "./service.js";
 import { hintCut } from "./rank.js";
@@ -21,39 +19,17 @@ export function hintsOff(options = {}) {
   return recallOff(options);
 }
 
-/** Which eids each session was already given, in memory (one long-lived process: the opencode plugin). */
-export function memorySeen(max = 512) {
-  const sessions = new Map();
+/** Which eids a session was already given, kept in the session memory (plugin/capture/memory.js) as
+ *  `{ t: "hinted", eids }` events: in memory in the opencode plugin, a file per session in hook mode (one process
+ *  per event; each hint is one appended line, so hooks that run at once lose nothing). */
+export function seenIn(memory) {
   return {
-    has: (session, eid) => sessions.get(session)?.has(eid) ?? false,
-    add(session, eids) {
-      if (!sessions.has(session)) {
-        sessions.set(session, new Set());
-        if (sessions.size > max) sessions.delete(sessions.keys().next().value);
-      }
-      for (const e of eids) sessions.get(session).add(e);
+    given(session) {
+      const out = new Set();
+      for (const e of memory.events(session)) if (e?.t === "hinted" && Array.isArray(e.eids)) for (const x of e.eids) out.add(x);
+      return out;
     },
-  };
-}
-
-/** Which eids each session was already given, in a small file per session under the state directory (hook
- *  mode runs one process per event). Appends one line per hint, so concurrent hooks lose nothing. */
-export function fileSeen(options = {}) {
-  const fs = options.fs ?? nodeFs;
-  const read = (session) => {
-    try {
-      return new Set(fs.readFileSync(hintedPath(session, options), "utf8").split(/\s+/).filter(Boolean));
-    } catch {
-      return new Set();
-    }
-  };
-  return {
-    has: (session, eid) => read(session).has(eid),
-    add(session, eids) {
-      const p = hintedPath(session, options);
-      fs.mkdirSync(path.dirname(p), { recursive: true, mode: 0o700 });
-      fs.appendFileSync(p, eids.join(" ") + "\n", { mode: 0o600 });
-    },
+    add: (session, eids) => memory.append(session, { t: "hinted", eids }),
   };
 }
 
@@ -65,12 +41,13 @@ export async function hintFor(failure, context) {
   try {
     const { hits } = await context.service.hint(failure, { session: context.session, cwd: context.cwd, now: context.now, limit: 6 });
     const shown = hintCut(hits);
-    const fresh = context.session ? shown.filter((h) => h.eid && !context.seen.has(context.session, h.eid)) : shown;
+    const given = context.session ? context.seen.given(context.session) : null;
+    const fresh = given ? shown.filter((h) => h.eid && !given.has(h.eid)) : shown;
     const text = formatHint(fresh.slice(0, 3), { budget: HINT_BYTES });
     if (!text) return "";
     if (context.session) {
-      const given = fresh.slice(0, 3).flatMap((h) => [h.eid, ...h.corrects.map((c) => c.eid), ...h.correctedBy.map((c) => c.eid)]).filter(Boolean);
-      context.seen.add(context.session, given);
+      const now = fresh.slice(0, 3).flatMap((h) => [h.eid, ...h.corrects.map((c) => c.eid), ...h.correctedBy.map((c) => c.eid)]).filter(Boolean);
+      context.seen.add(context.session, now);
     }
     return text;
   } catch {

@@ -12,14 +12,19 @@ export async function claudeHint(payload, options = {}) {
   try {
     // Checked before loading the rest: on a runtime without SQLite a failing hook pays for nothing more.
     if (missingDriver()) return "";
-    const [{ createRecall }, { fileSeen, hintFor, hintsOff }] = await Promise.all([import("./service.js"), import("./hints.js")]);
+    const [{ createRecall }, { seenIn, hintFor, hintsOff }, { fileStore }, { sessionMemoryDir }] = await Promise.all([
+      import("./service.js"),
+      import("./hints.js"),
+      import("../capture/memory.js"),
+      import("../paths.js"),
+    ]);
     if (hintsOff({ env: options.env })) return "";
     const session = typeof payload.session_id === "string" ? payload.session_id : null;
     const cwd = typeof payload.cwd === "string" ? payload.cwd : undefined;
     service = createRecall({ file: options.file, env: options.env, cwd });
     const command = typeof payload.tool_input?.command === "string" ? payload.tool_input.command : "";
     const error = typeof payload.error === "string" ? payload.error : "";
-    const text = await hintFor({ command, error }, { service, seen: fileSeen({ env: options.env }), session, cwd });
+    const text = await hintFor({ command, error }, { service, seen: seenIn(fileStore({ dir: sessionMemoryDir({ env: options.env }) })), session, cwd });
     if (!text) return "";
     return JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUseFailure", additionalContext: text } }) + "\n";
   } catch {

@@ -3,19 +3,21 @@
 
 import { createRecall, recallOff } from "./service.js";
 import { RECALL_ARGS, RECALL_TOOL_DESCRIPTION, runRecallTool } from "./tool.js";
-import { hintFor, hintsOff, memorySeen } from "./hints.js";
+import { hintFor, hintsOff, seenIn } from "./hints.js";
+import { memoryStore } from "../capture/memory.js";
 
 /**
- * `settings` = { file, env, cwd, recall, hints, team } (the plugin's `recall` and `hints` options: false
- * switches each off; `team`: true pulls teammates' rows). Returns { tool (null when recall is off),
- * afterTool(input, output) }.
+ * `settings` = { file, env, cwd, recall, hints, team, memory } (the plugin's `recall` and `hints` options: false
+ * switches each off; `team`: true pulls teammates' rows; `memory`: the session memory, plugin/capture/memory.js,
+ * the hints given are kept in). Returns { tool (null when recall is off), afterTool(input, output) }.
  */
 export function createOpencodeRecall(settings = {}) {
   const env = settings.env ?? process.env;
   if (recallOff({ recall: settings.recall, env })) return { tool: null, afterTool: async () => "" };
   const service = createRecall({ file: settings.file, env, cwd: settings.cwd, team: settings.team });
   const hints = !hintsOff({ hints: settings.hints, env });
-  const seen = memorySeen();
+  // The plugin's one session memory when it hands it over (red to green keeps its events there too).
+  const seen = seenIn(settings.memory ?? memoryStore());
   return {
     tool: {
       description: RECALL_TOOL_DESCRIPTION,

@@ -267,3 +267,18 @@ test("the recall index's command keys and the gate classifier cut a command line
     assert.equal(isGate(line), true, line);
   }
 });
+
+test("the hints given to a session live in the same session memory, in both stores", async () => {
+  const { seenIn } = await import("../../plugin/recall/hints.js");
+  for (const store of [memoryStore(), fileStore({ dir: path.join(tmpdir("rec-seen-"), "sessions") })]) {
+    const seen = seenIn(store);
+    assert.deepEqual([...seen.given("s")], []);
+    seen.add("s", ["e1", "e2"]);
+    seen.add("s", ["e3"]);
+    seen.add("t", ["e9"]);
+    noteFailure(store, "s", { command: "npm test", status: recorded("f1", "g1_a"), now: 0 });
+    assert.deepEqual([...seen.given("s")].sort(), ["e1", "e2", "e3"]);
+    assert.deepEqual([...seen.given("t")], ["e9"]);
+    assert.equal(openFailures(store.events("s"), "npm test").length, 1, "red to green reads its own events beside them");
+  }
+});

@@ -93,6 +93,9 @@ pub struct Hit {
     pub count: usize,
 }
 
+/// How many more passes [`Redactor::redact_text`] makes over its own result at most.
+const MORE_PASSES: usize = 3;
+
 /// A configured redactor. Cheap to build (nothing is compiled unless user patterns are given); its configuration
 /// never changes.
 pub struct Redactor {
@@ -135,7 +138,24 @@ impl Redactor {
         if spans.is_empty() {
             return None;
         }
-        Some(apply(text, &spans))
+        let (mut out, mut hits) = apply(text, &spans);
+        // A marker can leave text another rule reads anew (a label now followed by a marker and a rest): a pass
+        // over the result, until it finds nothing, keeps redacting idempotent. Text without secrets never pays it.
+        for _ in 0..MORE_PASSES {
+            let more = self.spans(&out);
+            if more.is_empty() {
+                break;
+            }
+            let (next, found) = apply(&out, &more);
+            out = next;
+            for h in found {
+                match hits.iter_mut().find(|x| x.path == h.path && x.rule == h.rule) {
+                    Some(x) => x.count += h.count,
+                    None => hits.push(h),
+                }
+            }
+        }
+        Some((out, hits))
     }
 
     /// What [`redact_text`](Self::redact_text) replaces in `text`, in order: for a caller that decides where the text
