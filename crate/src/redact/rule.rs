@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 /// What a redaction was for. `id()` is what goes into the marker and the entry's `redacted` list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-// Each built-in rule is described, by its id, in docs/redaction.md: tests/rule_catalogue.rs holds the two to
+// Each built-in rule is described, by its id, in docs/redaction.md: crate/tests/rule_catalogue.rs holds the two to
 // one list, so the variants carry no doc comment of their own.
 #[allow(missing_docs)]
 pub enum Rule {
