@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { PLUGIN_OPTIONS, resolveOptions } from "../../plugin/capture/options.js";
 import { noteOptionWarnings, readOptionWarnings } from "../../plugin/capture/option-warnings.js";
 import { AiRecordingsPlugin } from "../../plugin/opencode.js";
+import { refreshEnv } from "../../plugin/settings.js";
 import { runCli, tmpdir, isolatedEnv } from "./helpers.js";
 
 test("known options of the right kind are taken, with nothing to say", () => {
@@ -40,12 +41,15 @@ test("the plugin notes what it ignored, and record doctor shows it by name", asy
   const env = isolatedEnv(d, { AI_RECORDINGS_FILE: path.join(d, "r.jsonl") });
   const saved = { ...process.env };
   Object.assign(process.env, { XDG_STATE_HOME: env.XDG_STATE_HOME, HOME: env.HOME });
+  // The recorder reads the environment once per process (Bun runs every test file in one): read it again.
+  refreshEnv();
   try {
     const hooks = await AiRecordingsPlugin({ directory: d }, { file: path.join(d, "r.jsonl"), hint: false });
     assert.ok(hooks.tool.record, "the plugin still starts");
   } finally {
     for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
     Object.assign(process.env, saved);
+    refreshEnv();
   }
   const noted = readOptionWarnings({ env });
   assert.match(noted["opencode plugin"].warnings[0], /^option hint is not one the plugin knows/);
