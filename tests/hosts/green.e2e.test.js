@@ -68,7 +68,7 @@ test("claude-code: a gate that never failed, or nudges switched off, adds nothin
     fixableGate(d);
     fs.writeFileSync(path.join(d.project, "fixed"), "");
     const clean = await session(d, { script: ["npm test", "npm test"] });
-    assert.ok(!JSON.stringify(clean.bodies).includes("passes now"), "no line for a gate that never failed");
+    assert.ok(!JSON.stringify(clean.bodies.map((b) => b?.messages)).includes("passes now"), "no line for a gate that never failed");
     assert.deepEqual(clean.entries, []);
   } finally {
     cleanup(d);
@@ -77,7 +77,7 @@ test("claude-code: a gate that never failed, or nudges switched off, adds nothin
   try {
     fixableGate(e);
     const off = await session(e, { extraEnv: { AI_RECORDINGS_NUDGES: "0" } });
-    assert.ok(!JSON.stringify(off.bodies).includes("passes now"), "switched off: no line");
+    assert.ok(!JSON.stringify(off.bodies.map((b) => b?.messages)).includes("passes now"), "switched off: no line");
     assert.deepEqual(off.entries.map((x) => x.trigger), ["gate.failed", "gate.failed", "gate.passed"], "the resolution is still recorded");
   } finally {
     cleanup(e);
