@@ -106,7 +106,8 @@ test("team memory: a lesson only a teammate recorded and exported is in the hint
   const { dirs, file } = sandbox({ local: false });
   const mate = await teammateExports({
     origin: "git@example.com:acme/widget.git",
-    lesson: "lesson: ENOENT for fixtures/widget-golden.json in npm test after a fresh clone: the golden files are generated, npm run fixtures makes them",
+    // The same lesson the local case finds: this case is about where it comes from, not how it ranks.
+    lesson: LESSON,
   });
   try {
     // `record sync` as the plugin's background pull runs it: opencode's own runtime (Bun) with bun:sqlite.
