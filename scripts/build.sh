@@ -6,7 +6,7 @@
 # Then the `record` command (plugin/cli/index.js with hook mode, recall and the recording path, bindings included;
 # not the read/doctor/mcp subcommands) is bundled into one CommonJS file, plugin/cli.bundle.cjs, and a training run of
 # hook mode writes V8's code cache for it, plugin/cli.bundle.cache (neither committed). plugin/record.cjs, the
-# `record` bin, loads both: see its header for why (Node 20 loads each ES module through its async loader, and
+# `record` bin, loads both through plugin/launch.cjs: see the two headers for why (Node 20 loads each ES module through its async loader, and
 # compiling the bundle's functions is most of what a one-entry process does besides Node's own start).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -156,7 +156,7 @@ function settings(env) {
 }
 
 /**
- * Examines the recordings set-up. options: { file, env, cwd, now, fs }. Returns the report:
+ * Examines the recordings set-up. options: { file, env, cwd, now, fs, launcher } (launcher: see launcherState). Returns the report:
  * { healthy, problems[], warnings[], checks[{ level: "ok"|"warning"|"problem", text }], target, writable,
  *   status, counts: { main, quarantine }, settings, core, launcher: { bundle, cache, writable, path }, versions }.
  */
@@ -217,7 +217,7 @@ export async function examine(options = {}) {
   }
 
   // How the `record` command starts (plugin/record.cjs): from its bundle and code cache, or slower.
-  const launcher = launcherState();
+  const launcher = launcherState(options.launcher);
   if (launcher.error) say("warning", `Could not ask the record command how it starts: ${launcher.error}.`);
   else if (!launcher.bundle) {
     say("warning", 'The record command runs the ES modules: plugin/cli.bundle.cjs is missing. It works, but each call starts slower (BENCHMARKS.md); run "npm run build".');
@@ -355,11 +355,13 @@ function teamState(index, env, fs) {
   return { on, source, sourceError, last: readTeamState(index, { fs }), state: teamStatePath(index) };
 }
 
-/** plugin/record.cjs's own answer (launchState): { bundle, cache, writable, path } or { error }. */
-function launcherState() {
-  const file = new URL("../record.cjs", import.meta.url);
+/** How the record command starts (plugin/launch.cjs launchState): { bundle, cache, writable, path } or { error }.
+ *  `asked`: the launcher's own answer when doctor runs under plugin/record.cjs, which alone knows how its compile
+ *  went; otherwise the bundle is compiled to see. */
+function launcherState(asked) {
+  const file = new URL("../launch.cjs", import.meta.url);
   try {
-    return { ...createRequire(file)(file.pathname).launchState(), path: file.pathname };
+    return { ...(asked ? asked() : createRequire(file)(file.pathname).launchState()), path: file.pathname };
   } catch (e) {
     return { error: describeError(e), path: file.pathname };
   }
@@ -439,7 +441,7 @@ export async function doctor(argv, io0) {
     if (e instanceof UsageError) return usage(io.stderr, "doctor", e);
     throw e;
   }
-  const report = await examine({ file: opts.file, env: io.env, cwd: io.cwd, now: io.now });
+  const report = await examine({ file: opts.file, env: io.env, cwd: io.cwd, now: io.now, launcher: io0?.launcher });
   io.stdout.write(opts.json ? JSON.stringify(report, null, 1) + "\n" : formatReport(report));
   return report.healthy ? 0 : 1;
 }

@@ -16,7 +16,8 @@ import { skipped } from "../writer/errors.js";
 // Subcommand modules outside the hot path are separate ES modules, imported when used (the `record` bundle
 // leaves them out; importSibling resolves against plugin/). Hook mode and recall, which agents and hooks start
 // mid-task, are part of the bundle: a literal import() is bundled.
-const lazy = (spec, fn) => (args) => importSibling(spec).then((m) => m[fn](args, {}));
+// `ctx` is what the launcher passes on ({ launcher }: how this process started, for doctor).
+const lazy = (spec, fn) => (args, ctx) => importSibling(spec).then((m) => m[fn](args, ctx ?? {}));
 export const SUBCOMMANDS = {
   read: lazy("./cli/read.js", "read"),
   sessions: lazy("./cli/sessions.js", "sessions"),
@@ -48,9 +49,9 @@ export function isSubcommand(args) {
 /** Runs the command. Resolves to { code, finished }: `finished` when everything it had to do is done and
  *  written with write(2), so the process may exit at once (recording and hook mode; not the subcommands whose
  *  output goes through streams, nor the MCP server, which keeps running). */
-async function main(args) {
+async function main(args, ctx) {
   if (isSubcommand(args)) {
-    const code = await SUBCOMMANDS[args[0]](args.slice(1));
+    const code = await SUBCOMMANDS[args[0]](args.slice(1), ctx);
     return { code, finished: args[0] === "hook" };
   }
   return recordCommand(args);
@@ -77,12 +78,13 @@ async function argvAsTyped() {
 
 /** Runs the command with this process's arguments and sets the exit status. Never rejects. Resolves to whether
  *  the process may exit at once (process.exit): the work is done and written synchronously, and exiting skips
- *  the runtime's wind-down (heap and wasm engine teardown). */
-export async function runCli() {
+ *  the runtime's wind-down (heap and wasm engine teardown). `launcher`, from plugin/record.cjs: a function
+ *  answering how this process started (plugin/launch.cjs launchState). */
+export async function runCli({ launcher } = {}) {
   let code = 0;
   let finished = false;
   try {
-    ({ code, finished } = await main(await argvAsTyped()));
+    ({ code, finished } = await main(await argvAsTyped(), { launcher }));
   } catch (e) {
     // Not expected (record() never throws); still, recording must not fail the caller.
     try {

@@ -304,7 +304,7 @@ test("without a loadable core the entry is still kept, whole, in quarantine (JS 
   // A copy of the `record` command (launcher and bundle) with no wasm/ beside it: the core cannot load.
   const plugin = path.join(d, "plugin-without-wasm");
   fs.mkdirSync(plugin);
-  for (const f of ["record.cjs", "cli.bundle.cjs", "cli.bundle.cache"]) {
+  for (const f of ["record.cjs", "launch.cjs", "cli.bundle.cjs", "cli.bundle.cache"]) {
     fs.copyFileSync(path.join(PLUGIN, f), path.join(plugin, f));
   }
   const file = path.join(d, "nocore.jsonl");
