@@ -57,3 +57,25 @@ export function list(value) {
     .map((s) => s.trim())
     .filter(Boolean);
 }
+
+/** Whether `v` is a value of `kind` as the option tables name kinds (capture/options.js for the plugin,
+ *  cli/entry-flags.js for the flags): "string" (not empty), "boolean", "boolean or object", "size", "positive
+ *  integer", "list of strings". A kind not named here reads nothing. */
+export function isKind(kind, v) {
+  switch (kind) {
+    case "string":
+      return typeof v === "string" && v !== "";
+    case "boolean":
+      return typeof v === "boolean";
+    case "boolean or object":
+      return typeof v === "boolean" || (v !== null && typeof v === "object" && !Array.isArray(v));
+    case "size":
+      return byteSize(v) !== undefined;
+    case "positive integer":
+      return positiveInt(v) !== undefined;
+    case "list of strings":
+      return Array.isArray(v) && v.every((x) => typeof x === "string" || x instanceof RegExp);
+    default:
+      return false;
+  }
+}

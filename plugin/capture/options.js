@@ -2,7 +2,7 @@
 // from the plugin's config tuple with the environment filling what it leaves out.
 
 import { settingsOf } from "../settings.js";
-import { byteSize, positiveInt } from "../values.js";
+import { byteSize, isKind, positiveInt } from "../values.js";
 import { NUDGE_AFTER } from "./green.js";
 import { DEFAULT_GATE_PATTERNS, compileGatePatterns } from "./gate.js";
 
@@ -25,22 +25,13 @@ export const PLUGIN_OPTIONS = {
 };
 const AUTO_OPTIONS = { ...Object.fromEntries(AUTO_TRIGGERS.map((t) => [t, "boolean"])), gatePatterns: "list of strings", gateDefaults: "boolean" };
 
-const KINDS = {
-  string: (v) => typeof v === "string" && v !== "",
-  boolean: (v) => typeof v === "boolean",
-  "boolean or object": (v) => typeof v === "boolean" || (v !== null && typeof v === "object" && !Array.isArray(v)),
-  size: (v) => byteSize(v) !== undefined,
-  "positive integer": (v) => positiveInt(v) !== undefined,
-  "list of strings": (v) => Array.isArray(v) && v.every((x) => typeof x === "string" || x instanceof RegExp),
-};
-
 /** `o` with only the keys of `table` whose values are of their kind; the rest named in `warnings`. */
 function checked(o, table, prefix, warnings) {
   const out = {};
   for (const [k, v] of Object.entries(o)) {
     if (!Object.hasOwn(table, k)) warnings.push(`option ${prefix}${k} is not one the plugin knows (${Object.keys(table).join(", ")}): ignored`);
     else if (v === undefined) continue;
-    else if (!KINDS[table[k]](v)) warnings.push(`option ${prefix}${k}=${JSON.stringify(v)} is not a ${table[k]}: ignored`);
+    else if (!isKind(table[k], v)) warnings.push(`option ${prefix}${k}=${JSON.stringify(v)} is not a ${table[k]}: ignored`);
     else out[k] = v;
   }
   return out;

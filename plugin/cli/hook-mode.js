@@ -41,6 +41,7 @@ import { readToEnd } from "../io.js";
 import { planHook } from "../hosts/hook-events.js";
 import { settingsOf } from "../settings.js";
 import { parseArgs } from "./args.js";
+import { entryOptions, flagSpec } from "./entry-flags.js";
 
 export { HOSTS, planHook } from "../hosts/hook-events.js";
 
@@ -49,7 +50,7 @@ const STDIN_TIMEOUT_MS = 10_000;
 /** Payloads bigger than this are not parsed (they go to record() raw, which splits them into quarantine pieces). */
 const MAX_PARSE_BYTES = 64 * 1024 * 1024;
 
-const FLAGS = { "--file": { key: "file" } };
+const FLAGS = flagSpec(["--file"]);
 
 /** Standard input read with reads on fd 0, without creating process.stdin (a stream costs a few ms of a hook's
  *  start), by io.js readToEnd's one rule for a descriptor that does not block, ending after STDIN_TIMEOUT_MS
@@ -109,7 +110,10 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
   };
   try {
     const raw = (stdin ? null : readStdinSync()) ?? (await readAll(stdin ?? process.stdin));
-    const fileFlag = parseArgs(args, FLAGS, "lenient").values.file;
+    const flagWarnings = [];
+    const parsed = parseArgs(args, FLAGS, "lenient");
+    const fileFlag = entryOptions(parsed.values, flagWarnings).file;
+    for (const w of [...parsed.problems, ...flagWarnings]) say(w);
     const opts = resolveOptions(null, env);
     // What failed earlier in the session: every hook is a new process, so it is kept in a file per session.
     const memory = fileStore({ dir: sessionMemoryDir({ env }), now: now ?? Date.now });

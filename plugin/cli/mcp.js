@@ -25,6 +25,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, ErrorCode, McpError, JSO
 import { resolveOptions } from "../capture/options.js";
 import { ENTRY_ARG_DESCRIPTION, RECORD_TOOL_DESCRIPTION, callRecordTool } from "../capture/record-tool.js";
 import { parseArgs } from "./args.js";
+import { entryOptions, flagSpec } from "./entry-flags.js";
 
 export const SERVER_NAME = "opencode-recordings";
 
@@ -43,18 +44,14 @@ export const RECORD_TOOL = {
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };
 
-const FLAGS = {
-  "--file": { key: "file" },
-  "--session": { key: "session" },
-  "--model": { key: "model" },
-  "--agent": { key: "agent" },
-};
+const FLAGS = flagSpec(["--file", "--session", "--model", "--agent"]);
 
 /** `record mcp` flags → { options, warnings }. Unknown words are reported (on stderr by runMcp), not fatal:
  *  a host that passes an extra argument must still get a working server. */
 export function parseMcpArgs(args = []) {
   const p = parseArgs(args, FLAGS, "lenient");
-  return { options: p.values, warnings: p.problems };
+  const warnings = [...p.problems];
+  return { options: entryOptions(p.values, warnings), warnings };
 }
 
 /** The largest message read from the client. The SDK's own reader stops at 10 MiB and then closes the

@@ -3,6 +3,7 @@
 // entry text was given. The recorder (and so the wasm) is loaded only once there is an entry to write.
 
 import { parseArgs } from "./args.js";
+import { entryOptions, flagSpec } from "./entry-flags.js";
 import { say, stdinIsTTY } from "./say.js";
 
 export const HELP = `record - append an observation to your AI recordings file (JSONL), never rejecting it
@@ -91,17 +92,11 @@ Examples:
   record -- '--force was the wrong call'
 `;
 
-// The options of the entry grammar (cli/args.js): values set record() options, lists extend `redact`.
+// The entry grammar's options (cli/args.js): the flags that set record() options (cli/entry-flags.js), --json and
+// --help.
 const SPEC = {
-  "--file": { key: "file" },
-  "--session": { key: "session" },
-  "--model": { key: "model" },
-  "--agent": { key: "agent" },
+  ...flagSpec(),
   "--json": { key: "json", flag: true },
-  "--no-redact": { key: "noRedact", flag: true },
-  "--redact-pattern": { key: "patterns", multi: true },
-  "--allow": { key: "allow", multi: true },
-  "--allow-pattern": { key: "allowPatterns", multi: true },
   "--help": { key: "help", flag: true },
   "-h": { key: "help", flag: true },
 };
@@ -111,14 +106,9 @@ const SPEC = {
 export function parseRecordArgs(args) {
   const p = parseArgs(args, SPEC, "entry");
   const v = p.values;
-  const options = {};
-  for (const k of ["file", "session", "model", "agent"]) if (v[k] !== undefined) options[k] = v[k];
-  if (v.noRedact) options.redact = false;
-  else if (v.patterns || v.allow || v.allowPatterns) {
-    options.redact = {};
-    for (const k of ["patterns", "allow", "allowPatterns"]) if (v[k]) options.redact[k] = v[k];
-  }
-  const notes = [];
+  const warnings = [];
+  const options = entryOptions(v, warnings);
+  const notes = warnings.map((w) => `option ignored: ${w}`);
   if (p.unknown !== null) {
     notes.push(`unknown option ${p.unknown}: recorded literally with the rest (use "record -- TEXT" for text starting with "-")`);
   }
