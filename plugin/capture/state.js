@@ -2,15 +2,11 @@
 // keys of entries already written (a host may report one event several times), tool start times and
 // permission replies. Bounded, so a long `opencode serve` does not grow without end.
 
-import { boundedSet as bounded } from "./memory.js";
+import { boundedSet } from "./memory.js";
 
 const MAX_SESSIONS = 512;
-const MAX_KEYS = 4096;
-
-/** Sets `key` as the newest member of `map`, dropping the oldest past `max` (4096 unless given). */
-export function boundedSet(map, key, value, max = MAX_KEYS) {
-  bounded(map, key, value, max);
-}
+/** How many keys each of the state's other maps holds (capture/memory.js boundedSet drops the oldest). */
+export const MAX_KEYS = 4096;
 
 export function createState() {
   return {
@@ -41,6 +37,6 @@ export function sessionInfo(state, id) {
 /** True the first time a key is seen. */
 export function firstTime(state, key) {
   if (state.seen.has(key)) return false;
-  boundedSet(state.seen, key, true);
+  boundedSet(state.seen, key, true, MAX_KEYS);
   return true;
 }

@@ -7,7 +7,8 @@ import { compactedEntry, gateEntry, sessionErrorEntry, subagentEntry, toolFailed
 import { isGate } from "../capture/gate.js";
 import { commitPass, noteFailure, planPass } from "../capture/green.js";
 import { ENTRY_ARG_DESCRIPTION, RECORD_TOOL_DESCRIPTION, callRecordTool, sessionRecordOptions } from "../capture/record-tool.js";
-import { boundedSet, firstTime, sessionInfo, sessionOf } from "../capture/state.js";
+import { boundedSet } from "../capture/memory.js";
+import { MAX_KEYS, firstTime, sessionInfo, sessionOf } from "../capture/state.js";
 
 /** "provider/model" from the shapes opencode uses ({providerID, modelID} or {providerID, id}). */
 export function modelString(providerID, modelID) {
@@ -59,11 +60,11 @@ export function learnEvent(state, event) {
   } else if (type === "permission.asked") {
     // The permission.ask hook is never called in 1.18; these events tie a reply to the tool call it blocked.
     const callID = p.tool?.callID;
-    if (p.id && callID) boundedSet(state.asked, p.id, { key: `${p.sessionID}\0${callID}`, permission: p.permission }, );
+    if (p.id && callID) boundedSet(state.asked, p.id, { key: `${p.sessionID}\0${callID}`, permission: p.permission }, MAX_KEYS);
   } else if (type === "permission.replied") {
     const ask = state.asked.get(p.requestID ?? p.permissionID ?? p.id);
     if (ask) {
-      boundedSet(state.replies, ask.key, { permission: ask.permission, reply: p.reply ?? p.response }, );
+      boundedSet(state.replies, ask.key, { permission: ask.permission, reply: p.reply ?? p.response }, MAX_KEYS);
       state.asked.delete(p.requestID ?? p.permissionID ?? p.id);
     }
   } else if (type === "session.deleted") {
@@ -74,7 +75,7 @@ export function learnEvent(state, event) {
 /** tool.execute.before: remembers when a task started, for the subagent's duration. */
 export function noteToolStart(state, input, now) {
   if (input?.tool !== "task" || !input.callID) return;
-  boundedSet(state.started, `${input.sessionID}\0${input.callID}`, now);
+  boundedSet(state.started, `${input.sessionID}\0${input.callID}`, now, MAX_KEYS);
 }
 
 /** `<task id="ses_…" state="completed"><task_result>…</task_result></task>` → its parts. */
