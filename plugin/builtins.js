@@ -4,9 +4,11 @@
 // for streams the recorder never uses. require() hands the module over as it is. Bun and
 // opencode (which runs on Bun) support createRequire the same way.
 
-import { createRequire } from "node:module";
-
-const require = createRequire(import.meta.url);
+// In the `record` command's bundle (CommonJS, run by plugin/launch.cjs) the module system's own require is passed
+// in as __recordRequire; elsewhere one is made. node:module is not imported: loading it costs a hook process most
+// of a millisecond, which the bundle need not pay (process.getBuiltinModule: Node 20.16, 22.3, Bun).
+const require =
+  typeof __recordRequire === "function" ? __recordRequire : process.getBuiltinModule("node:module").createRequire(import.meta.url);
 
 export const fs = require("node:fs");
 export const path = require("node:path");
@@ -23,6 +25,10 @@ function onFirstUse(name) {
 /** node:os, loaded when first used: unlike node:fs and node:path it is not in Node's startup snapshot, and
  *  recording with HOME set never needs it (home, temp dir, host name, user). */
 export const os = onFirstUse("node:os");
+
+/** The home directory by node:os, for settings.js placesOf: reading `os.homedir` itself would load node:os even
+ *  when HOME says where home is. */
+export const homedir = () => os.homedir();
 
 /** node:crypto, loaded when first used (cursor fingerprints, machine ids); an ESM import of it would also read
  *  its lazy WebCrypto getter. */
@@ -57,7 +63,7 @@ export function isMainModule(moduleUrl) {
 }
 
 /** import() of a module of plugin/ ("./cli/read.js"). The `record` command runs its code as one CommonJS
- *  bundle through vm.Script (plugin/record.cjs, for V8's code cache), where a bare import() has no loader to
+ *  bundle through vm.Script (plugin/launch.cjs, for V8's code cache), where a bare import() has no loader to
  *  call; there the launcher passes its own as `__recordImport` (a parameter of the bundle's wrapper). */
 export function importSibling(spec) {
   return typeof __recordImport === "function" ? __recordImport(spec) : import(spec);

@@ -62,7 +62,7 @@ function compileBundle(cache = cacheFile()) {
   }
   // As Node's own CommonJS wrapper does: a leading "#!" line (esbuild keeps the entry's) is not JavaScript.
   if (source.startsWith("#!")) source = "//" + source.slice(2);
-  const wrapped = `(function (exports, require, module, __filename, __dirname, __recordImport) {${source}\n})`;
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __recordImport, __recordRequire) {${source}\n})`;
   const script = new vm.Script(wrapped, { filename: BUNDLE, cachedData });
   return { script, file: cache, cache: !cachedData ? "missing" : script.cachedDataRejected ? "rejected" : "used" };
 }
@@ -129,7 +129,7 @@ function loadBundle() {
     process.stderr.write(`record: code cache ${why}: ${file}\n`);
   }
   const mod = { exports: {} };
-  script.runInThisContext()(mod.exports, require, mod, BUNDLE, __dirname, importSibling);
+  script.runInThisContext()(mod.exports, require, mod, BUNDLE, __dirname, importSibling, require);
   const out = process.env.AI_RECORDINGS_CODE_CACHE_OUT;
   if (out) process.once("exit", () => fs.writeFileSync(out, script.createCachedData()));
   else if (cache !== "used") process.once("exit", () => renewCache(script, file));

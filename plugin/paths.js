@@ -1,7 +1,7 @@
 // Where recordings live: the target file and its siblings (quarantine, archives, lock). Their names are made
 // and parsed here only, for the writer, the recorder, the reader and doctor; it loads no wasm.
 
-import { fs as nodeFs, os, path } from "./builtins.js";
+import { homedir, fs as nodeFs, path } from "./builtins.js";
 import { envOf, placesOf, settingsOf } from "./settings.js";
 
 /** A path.resolve(base, p) that remembers its last answer, for one call site on the recording path (an entry
@@ -26,7 +26,7 @@ export function resolver() {
 const resolveTargetPath = resolver();
 
 function expandHome(p, env) {
-  if (p === "~" || p.startsWith("~/")) return path.join(placesOf(env, os.homedir).home, p.slice(1));
+  if (p === "~" || p.startsWith("~/")) return path.join(placesOf(env, homedir).home, p.slice(1));
   return p;
 }
 
@@ -42,7 +42,7 @@ export function resolveTarget(options = {}) {
   if (fromEnv !== undefined) {
     return { file: resolveTargetPath(base, expandHome(fromEnv, env)), source: "env" };
   }
-  return { file: path.join(placesOf(env, os.homedir).home, "git", "ai_recordings.jsonl"), source: "default" };
+  return { file: path.join(placesOf(env, homedir).home, "git", "ai_recordings.jsonl"), source: "default" };
 }
 
 /** Splits a recordings path into the stem and extension used for its siblings ("a/x.jsonl" → "a/x", ".jsonl"). */
@@ -78,7 +78,7 @@ export function indexPath(file, options = {}) {
   const env = envOf(options);
   const dir =
     settingsOf(env).indexDir ??
-    path.join(placesOf(env, os.homedir).dataHome, "opencode-recordings", "recall");
+    path.join(placesOf(env, homedir).dataHome, "opencode-recordings", "recall");
   const name = path.basename(stemOf(file).stem).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
   return path.join(path.resolve(dir), `${name}-${shortHash(path.resolve(file))}.sqlite`);
 }
@@ -87,7 +87,7 @@ export function indexPath(file, options = {}) {
  *  `$XDG_STATE_HOME/opencode-recordings/sessions` (XDG_STATE_HOME defaulting to ~/.local/state). */
 export function sessionMemoryDir(options = {}) {
   const env = envOf(options);
-  const state = placesOf(env, os.homedir).stateHome;
+  const state = placesOf(env, homedir).stateHome;
   return path.join(state, "opencode-recordings", "sessions");
 }
 

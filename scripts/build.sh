@@ -17,7 +17,10 @@ cargo build --quiet --release --target wasm32-unknown-unknown -p recordings-core
 [ -x node_modules/.bin/esbuild ] || npm install --no-audit --no-fund
 rm -f plugin/recorder.bundle.js plugin/cli.bundle.cache # (recorder.bundle.js: an older build's output)
 # import.meta.url has no CommonJS equivalent: the bundle computes it from __filename (the wasm sits beside it).
+# ASCII only, comments dropped: the launcher reads the bundle as UTF-8, and a file with any other byte takes
+# V8 the slow decoding path (tests/js/cli.test.js holds the bundle to it).
 node_modules/.bin/esbuild plugin/cli/index.js --bundle --platform=node --format=cjs --log-level=warning \
+  --charset=ascii --minify-whitespace \
   --banner:js='const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' \
   --define:import.meta.url=__importMetaUrl --outfile=plugin/cli.bundle.cjs
 bash scripts/train-cache.sh node

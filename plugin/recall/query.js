@@ -47,7 +47,7 @@ export function parseQuery(text) {
 
 // Without the core: lines of a tool's output that say what went wrong (tested with the files named in them
 // taken out, so a `fail.js` or `errors.rs` in a path does not count).
-const ERROR_LINE = /\b(?:error|fail|panic|exception|traceback|cannot|can't|could not|unable|not found|no such|undefined|denied|refused|timed? ?out|missing|invalid|unexpected|expected|mismatch|assert|abort|not ok)|EADDRINUSE|ENOENT|EACCES|[✗✕×]/i;
+const ERROR_LINE = /\b(?:error|fail|panic|exception|traceback|cannot|can't|could not|unable|not found|no such|undefined|denied|refused|timed? ?out|missing|invalid|unexpected|expected|mismatch|assert|abort|not ok)|EADDRINUSE|ENOENT|EACCES|[\u2717\u2715\u00d7]/i;
 // A path with a directory part: named as a file for the boosts, not as words (src, lib, test say nothing).
 const PATHISH = /(?:[\w@.+-]*\/)+[\w@.+-]+(?:[:(]\d+(?:[,:]\d+)*\)?)?/g;
 

@@ -1,7 +1,7 @@
 // The status record: a small JSON file that says, per target, when recording last worked and last failed and
 // why. Recording never fails the host, so this is where a person or `record doctor` finds out that it did.
 
-import { fs as nodeFs, os, path } from "../builtins.js";
+import { homedir, fs as nodeFs, os, path } from "../builtins.js";
 import { makeDirs, replaceFile } from "../io.js";
 import { envOf, placesOf } from "../settings.js";
 
@@ -15,7 +15,7 @@ export function statusPath(options = {}) {
   if (typeof options.statusFile === "string") return options.statusFile;
   const env = envOf(options);
   if (env === statusFor.env) return statusFor.path;
-  const base = placesOf(env, os.homedir).stateHome;
+  const base = placesOf(env, homedir).stateHome;
   const p = path.join(base, "opencode-recordings", "status.json");
   // Remembered for the process's frozen snapshot of process.env (settings.js envOf), which cannot change.
   if (Object.isFrozen(env)) statusFor = { env, path: p };

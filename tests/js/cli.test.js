@@ -489,3 +489,9 @@ test("record --help lists exactly the subcommands the command runs, each with it
     assert.match(r.stdout, new RegExp(`^record ${name}\\b`), `${name} --help starts with its name`);
   }
 });
+
+test("the launcher's bundle is ASCII, so reading it as UTF-8 takes V8's fast path", () => {
+  const bytes = fs.readFileSync(path.join(PLUGIN, "cli.bundle.cjs"));
+  const at = bytes.findIndex((b) => b > 0x7f);
+  assert.equal(at, -1, `a byte over 0x7f at ${at}: …${bytes.subarray(Math.max(0, at - 40), at + 10).toString("latin1")}`);
+});
