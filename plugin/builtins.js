@@ -6,7 +6,7 @@
 
 // In the `record` command's bundle (CommonJS, run by plugin/launch.cjs) the module system's own require is passed
 // in as __recordRequire; elsewhere one is made. node:module is not imported: loading it costs a hook process most
-// of a millisecond, which the bundle need not pay (process.getBuiltinModule: Node 20.16, 22.3, Bun).
+// of a millisecond, which the bundle need not pay (process.getBuiltinModule: Node 20.16 and 22.3 on, Bun).
 const require =
   typeof __recordRequire === "function" ? __recordRequire : process.getBuiltinModule("node:module").createRequire(import.meta.url);
 

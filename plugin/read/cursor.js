@@ -4,7 +4,8 @@
 // read to their end and long quiet are folded into a "base" (the last one's key, their count and total size),
 // so the cursor stays short however long the history.
 
-import { nodeCrypto } from "../builtins.js";
+import { sha1 } from "@noble/hashes/legacy.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { isSegmentKey } from "../paths.js";
 
 /** Bytes of a segment's beginning that identify it: a core line starts with `ts` and `eid`, and both fit in
@@ -90,7 +91,8 @@ export function cursorsAt(state, rec) {
   };
 }
 
-/** The fingerprint a cursor keeps of a segment's first bytes. */
+/** The fingerprint a cursor keeps of a segment's first bytes: SHA-1, hex, cut to 16. Computed in JS (a
+ *  hash of at most a few dozen bytes): loading node:crypto costs a fresh `record recall` several ms. */
 export function fingerprintOf(bytes) {
-  return nodeCrypto.createHash("sha1").update(bytes).digest("hex").slice(0, 16);
+  return bytesToHex(sha1(bytes)).slice(0, 16);
 }

@@ -338,10 +338,12 @@ test("an edge that cannot even load still tells the caller: skipped with the rea
   assert.equal(fs.existsSync(file), false);
 });
 
-/** A copy of plugin/ (wasm included) in which `change(dir)` then breaks or removes parts of the launch path. */
+/** A copy of plugin/ (wasm included) in which `change(dir)` then breaks or removes parts of the launch path.
+ *  The package's dependencies sit beside it, as in an install (the ES modules import them). */
 function pluginCopy(d, name, change) {
   const plugin = path.join(d, name);
   fs.cpSync(PLUGIN, plugin, { recursive: true });
+  if (!fs.existsSync(path.join(d, "node_modules"))) fs.symlinkSync(path.join(PLUGIN, "..", "node_modules"), path.join(d, "node_modules"));
   change(plugin);
   return plugin;
 }
