@@ -40,14 +40,25 @@ export async function pullTeam(client, db, { machine, keys, batch = PULL_BATCH, 
   let plan = pullPlan(db, keys);
   out.from = plan.from;
   if (out.head === null) return { ...out, position: plan.from };
+  // The next batch is asked for before this one is written, so the database reads and sends it meanwhile; a
+  // rejection is handled where the batch is awaited (the no-op catch only keeps it from counting as unhandled).
+  const ask = (from) => {
+    const q = client.query(ROWS_SQL, [from, out.head, machine, batch]);
+    q.catch(() => {});
+    return q;
+  };
+  let next = plan.from < out.head ? ask(plan.from) : null;
   for (let stale = 0; plan.from < out.head; ) {
-    const r = await client.query(ROWS_SQL, [plan.from, out.head, machine, batch]);
+    const r = await next;
     const to = r.rows.length < batch ? out.head : Number(r.rows[r.rows.length - 1].id);
+    next = to < out.head ? ask(to) : null;
     const got = addTeamRows(db, r.rows, plan, to);
     if (got.stale) {
       // Another process moved the position (or the index was made again): go on from where it is now.
       if (++stale > 100) throw new Error("the recall index's team position keeps changing under this pull");
+      await next?.catch(() => {});
       plan = pullPlan(db, keys);
+      next = plan.from < out.head ? ask(plan.from) : null;
       continue;
     }
     out.read += r.rows.length;
