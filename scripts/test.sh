@@ -5,7 +5,9 @@
 # and installed, and the end-to-end suites inside the real opencode, Claude Code and Codex.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-step() { printf '\n== %s\n' "$*" >&2; }
+# Each step says when it starts and how long the one before it took, so a slow step shows in CI's log.
+last=$SECONDS
+step() { printf '\n== %s   (+%ss, %ss in all)\n' "$*" "$((SECONDS - last))" "$SECONDS" >&2; last=$SECONDS; }
 
 step "install"
 # npm install, not npm ci: opencode-ai lists optional binaries for other platforms that this registry does not
@@ -55,3 +57,4 @@ node --test --test-concurrency=1 tests/hosts/
 # Recall needs SQLite, which the machine's Node 20 lacks: its real-host run goes again under Node 22.
 step "e2e: recall through the real Claude Code under Node 22"
 .tools/node22/node_modules/.bin/node --test --test-concurrency=1 tests/hosts/recall.e2e.test.js
+step "done"
