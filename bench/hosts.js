@@ -11,6 +11,7 @@
 //
 //   node bench/hosts.js             measure and write BENCHMARKS.md between the hosts-bench markers
 //   node bench/hosts.js --no-write  print the section instead
+//   node bench/hosts.js --base DIR  also the hook rows of DIR, a built checkout of older code, in the same rounds
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -29,6 +30,10 @@ const NODE = process.execPath;
 const BUN = path.join(ROOT, "node_modules/.bin/bun");
 
 const noWrite = process.argv.includes("--no-write");
+const BASE = process.argv.includes("--base") ? path.resolve(process.argv[process.argv.indexOf("--base") + 1]) : null;
+const commitOf = (dir) => execFileSync("git", ["-C", dir, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+// Each checkout's code cache trained by this Node, as the test scripts do before a Node line's suites.
+for (const dir of [ROOT, BASE].filter(Boolean)) execFileSync("bash", [path.join(dir, "scripts/train-cache.sh"), NODE], { cwd: dir, stdio: "ignore" });
 
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -71,12 +76,18 @@ function hookBench(runtime, label) {
   const variants = [
     ["bare start, empty CommonJS script", [bareCjs], ""],
     ["bare start, empty ES module", [bareMjs], ""],
+    ["bare start, `-e ''`", ["-e", ""], ""],
     ["hook, passing Bash call (nothing written)", [record, "hook", "claude-code"], payloads.passing],
     ["hook, Claude gate.failed (entry written)", [record, "hook", "claude-code"], payloads.claudeGate],
     ["hook, Claude subagent.completed (meta + transcripts read)", [record, "hook", "claude-code"], payloads.claudeSubagent],
     ["hook, Codex gate.failed (exit code from the transcript)", [record, "hook", "codex"], payloads.codexGate],
     ["the same Claude gate.failed through `node plugin/cli/index.js hook` (ES modules, no bundle)", [path.join(ROOT, "plugin/cli/index.js"), "hook", "claude-code"], payloads.claudeGate],
   ];
+  if (BASE) {
+    const old = path.join(BASE, "plugin/record.cjs");
+    variants.push([`hook, passing Bash call, the older code (${commitOf(BASE)})`, [old, "hook", "claude-code"], payloads.passing]);
+    variants.push([`hook, Claude gate.failed, the older code (${commitOf(BASE)})`, [old, "hook", "claude-code"], payloads.claudeGate]);
+  }
   const times = variants.map(() => []);
   for (let i = 0; i < 2; i++) for (const [, args, input] of variants) timeProcess(runtime, args, input, env); // warm the page cache
   for (let r = 0; r < ROUNDS; r++) {
@@ -86,7 +97,7 @@ function hookBench(runtime, label) {
     }
   }
   const ratio = (i, b) => `${(pct(times[i], 50) / pct(times[b], 50)).toFixed(2)}×`;
-  return variants.map(([name], i) => ({ name, stats: stats(times[i]), vsCjs: ratio(i, 0), vsMjs: ratio(i, 1) }));
+  return variants.map(([name], i) => ({ name, stats: stats(times[i]), vsCjs: ratio(i, 0), vsMjs: ratio(i, 1), vsE: ratio(i, 2) }));
 }
 
 async function mcpBench(syncOff) {
@@ -137,13 +148,13 @@ const lines = [
   "(what package.json installs): a CommonJS launcher that compiles the CLI bundle with V8's code cache.",
   "",
   bunRows
-    ? `| what | Node ${process.version} | vs bare CJS | vs bare ESM | Bun ${bunVersion} | vs bare CJS |`
-    : `| what | Node ${process.version} | vs bare CJS | vs bare ESM |`,
-  bunRows ? "|---|---:|---:|---:|---:|---:|" : "|---|---:|---:|---:|",
+    ? `| what | Node ${process.version} | vs bare CJS | vs bare ESM | vs \`-e ''\` | Bun ${bunVersion} | vs bare CJS |`
+    : `| what | Node ${process.version} | vs bare CJS | vs bare ESM | vs \`-e ''\` |`,
+  bunRows ? "|---|---:|---:|---:|---:|---:|---:|" : "|---|---:|---:|---:|---:|",
   ...nodeRows.map((r, i) =>
     bunRows
-      ? `| ${r.name} | ${r.stats} | ${r.vsCjs} | ${r.vsMjs} | ${bunRows[i].stats} | ${bunRows[i].vsCjs} |`
-      : `| ${r.name} | ${r.stats} | ${r.vsCjs} | ${r.vsMjs} |`,
+      ? `| ${r.name} | ${r.stats} | ${r.vsCjs} | ${r.vsMjs} | ${r.vsE} | ${bunRows[i].stats} | ${bunRows[i].vsCjs} |`
+      : `| ${r.name} | ${r.stats} | ${r.vsCjs} | ${r.vsMjs} | ${r.vsE} |`,
   ),
   "",
   `MCP server (Node ${process.version}, official SDK client over a stdio pipe, 1 KiB JSON entry, ${CALLS} calls`,
@@ -158,6 +169,7 @@ const lines = [
   "bare start is loading the bundle, reading stdin, the gate classifier, and for entries compiling and",
   "instantiating the wasm core (~2.5 ms) and the lazy compilation of the functions a first entry runs (~4–5 ms),",
   "the git facts and one append. A host runs one such process per configured hook event, serially in its turn.",
+  ...(BASE ? ["", `The older code's rows are ${commitOf(BASE)}'s (\`--base\`), built beside this checkout (${commitOf(ROOT)}) and timed in the same rounds.`] : []),
   END,
 ];
 const section = lines.join("\n");
