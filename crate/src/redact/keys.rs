@@ -282,7 +282,7 @@ fn is_key_qualifier(q: &[u8]) -> bool {
 /// `access`, a compound of them, `password`), or it names a secret as a key would; and neither it nor `before`, the
 /// word before it, says it is another kind of key (`public key`, `ssh key`, `sort_key`).
 pub fn names_credential_label(label: &[u8], before: &[u8]) -> bool {
-    if label.len() < 3 || label.len() > 64 || label[0].is_ascii_digit() {
+    if label.len() < 3 || label.len() > 64 || label[0].is_ascii_digit() || !might_name_label(label) {
         return false;
     }
     let mut w = [(0usize, 0usize); MAX_WORDS];
@@ -549,6 +549,17 @@ fn is_compound_key(w: &[u8]) -> bool {
             | b"servicekey"
             | b"adminkey"
     )
+}
+
+/// [`might_name_secret`] for a label: also `private` and `access`, the other last words [`names_credential_label`]
+/// takes. Most words before a long run (`commit`, `index`) are turned away here, before they are split.
+fn might_name_label(k: &[u8]) -> bool {
+    might_name_secret(k)
+        || (0..k.len()).any(|i| match k[i] | 0x20 {
+            b'p' => starts_with_ci(k, i, b"private"),
+            b'a' => starts_with_ci(k, i, b"access"),
+            _ => false,
+        })
 }
 
 /// Cheap prefilter: every key `classify_key` accepts contains one of these stems. Most keys (`id`, `path`,

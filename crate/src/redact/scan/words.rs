@@ -326,7 +326,8 @@ pub(super) fn is_entry(run: &[u8]) -> bool {
 /// [`is_password_word`]).
 #[inline]
 pub(super) fn password_word_before<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
-    s > 1 && t.b[s - 1] == b' ' && is_password_word(t, s - 1)
+    // (Each of the words ends in `d`, `s` or `h`: one look turns most words away.)
+    s > 1 && t.b[s - 1] == b' ' && matches!(t.b[s - 2] | 0x20, b'd' | b's' | b'h') && is_password_word(t, s - 1)
 }
 
 /// Whether the run starting at `s` follows a label that names a credential and a blank, with no operator (see
