@@ -175,6 +175,14 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
             }
         }
         b"secretaccesskey" => return class(Rule::AwsSecretAccessKey, Family::Secret),
+        // SonarQube's `sonar.login` property is the analysis token (a user name only in old set-ups, with a password
+        // beside it); Code Climate's test reporter id is the secret its coverage uploads are signed with; a Jenkins
+        // crumb is the token its API wants with each request.
+        b"login" if prev.is_some_and(|q| q.ends_with(b"sonar")) => return secret,
+        b"id" if prev == Some(b"reporter") && has(b"test") => return secret,
+        b"crumb" => return secret,
+        // A service's `…_access`, `…_private` or `…_api` (`acme_access`, `widgetPRIVATE`): only by its value's shape.
+        b"access" | b"private" | b"api" if n >= 2 => return class(Rule::SecretAssignment, Family::Labelled),
         _ => {}
     }
     if last.ends_with(b"password") || last.ends_with(b"passwd") {
@@ -188,6 +196,11 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
         prev?
     } else if is_compound_key(last) {
         &last[..last.len() - 3]
+    } else if last.len() > 3 && last.ends_with(b"key") {
+        // A vendor's name with `key` glued on (`acmekey`): only by its value's shape, unless the name says it is
+        // another kind of key (`hotkey`, `sortkey`).
+        let q = &last[..last.len() - 3];
+        return (!names_other_key(q)).then_some(KeyClass { rule: Rule::SecretAssignment, family: Family::Labelled });
     } else {
         return None;
     };
@@ -282,7 +295,7 @@ fn is_key_qualifier(q: &[u8]) -> bool {
 /// `access`, a compound of them, `password`), or it names a secret as a key would; and neither it nor `before`, the
 /// word before it, says it is another kind of key (`public key`, `ssh key`, `sort_key`).
 pub fn names_credential_label(label: &[u8], before: &[u8]) -> bool {
-    if label.len() < 3 || label.len() > 64 || label[0].is_ascii_digit() || !might_name_label(label) {
+    if label.len() < 3 || label.len() > 64 || label[0].is_ascii_digit() || !might_name_secret(label) {
         return false;
     }
     let mut w = [(0usize, 0usize); MAX_WORDS];
@@ -310,7 +323,10 @@ pub fn names_credential_label(label: &[u8], before: &[u8]) -> bool {
             | b"password"
             | b"passwd"
             | b"passphrase"
-    ) || names_secret(label);
+    ) || names_secret(label)
+        || [&b"key"[..], b"token", b"secret", b"private", b"access"]
+            .iter()
+            .any(|w| last.len() > w.len() && last.ends_with(w));
     let other = |k: &[u8]| names_other_key(lower(k, &mut [0u8; 24]));
     named && !(0..n - 1).any(|j| other(&label[w[j].0..w[j].1])) && !other(before)
 }
@@ -551,17 +567,6 @@ fn is_compound_key(w: &[u8]) -> bool {
     )
 }
 
-/// [`might_name_secret`] for a label: also `private` and `access`, the other last words [`names_credential_label`]
-/// takes. Most words before a long run (`commit`, `index`) are turned away here, before they are split.
-fn might_name_label(k: &[u8]) -> bool {
-    might_name_secret(k)
-        || (0..k.len()).any(|i| match k[i] | 0x20 {
-            b'p' => starts_with_ci(k, i, b"private"),
-            b'a' => starts_with_ci(k, i, b"access"),
-            _ => false,
-        })
-}
-
 /// Cheap prefilter: every key `classify_key` accepts contains one of these stems. Most keys (`id`, `path`,
 /// `level`, `request_id`) are turned away here after one look at each byte.
 fn might_name_secret(k: &[u8]) -> bool {
@@ -569,12 +574,19 @@ fn might_name_secret(k: &[u8]) -> bool {
     let mut i = 0;
     while i + 3 <= n {
         let hit = match k[i] | 0x20 {
-            b'p' => starts_with_ci(k, i, b"pass") || starts_with_ci(k, i, b"pwd") || starts_with_ci(k, i, b"pat"),
+            b'p' => {
+                starts_with_ci(k, i, b"pass")
+                    || starts_with_ci(k, i, b"pwd")
+                    || starts_with_ci(k, i, b"pat")
+                    || starts_with_ci(k, i, b"private")
+            }
             b's' => starts_with_ci(k, i, b"secret") || starts_with_ci(k, i, b"sig"),
             b't' => starts_with_ci(k, i, b"token"),
             b'k' => starts_with_ci(k, i, b"key"),
-            b'a' => starts_with_ci(k, i, b"auth"),
-            b'c' => starts_with_ci(k, i, b"cred"),
+            b'a' => starts_with_ci(k, i, b"auth") || starts_with_ci(k, i, b"access") || starts_with_ci(k, i, b"api"),
+            b'c' => starts_with_ci(k, i, b"cred") || starts_with_ci(k, i, b"crumb"),
+            b'l' => starts_with_ci(k, i, b"login"),
+            b'r' => starts_with_ci(k, i, b"reporter"),
             _ => false,
         };
         if hit {

@@ -103,6 +103,7 @@ const LEADS: &[Lead] = &[
     Lead(b"ops_eyJ", 100, Body::Url),      // 1Password service account tokens
     Lead(b"oy2", 43, Body::LowerAlnum),    // NuGet API keys
     Lead(b"pcsk_", 40, Body::Url),         // Pinecone API keys
+    Lead(b"phx_", 40, Body::Url),          // PostHog personal API keys
     Lead(b"pnu_", 36, Body::Alnum),        // Prefect API keys
     Lead(b"pplx-", 40, Body::Alnum),       // Perplexity API keys
     Lead(b"pscale_oauth_", 32, Body::Url), // PlanetScale OAuth, password and service tokens

@@ -6,8 +6,9 @@ use super::super::chars::*;
 use super::super::command::{self, Look};
 use super::super::keys::{bare_key, classify_key, names_credential_label, Family, KeyClass};
 use super::super::rule::Rule;
-use super::super::tokens::{aws_secret_near, token_at, whole_token};
-use super::super::values::{accept_credential, accept_value, credential_shaped, Mode};
+use super::super::tokens::{aws_secret_near, may_be_named_lead, named_lead, token_at, whole_token};
+use super::super::values::{accept_credential, accept_value, credential_shaped, is_uuid, Mode};
+use super::blocks::is_word;
 use super::blocks::Text;
 use super::Scanner;
 
@@ -45,6 +46,13 @@ impl Scanner<'_, false> {
                     }
                 }
                 return Some(end);
+            }
+            if has_sep && may_be_named_lead(e - t) {
+                if let Some(end) = named_lead(b, t, e) {
+                    if self.emit(t, end, Rule::GenericApiKey) {
+                        return Some(end);
+                    }
+                }
             }
             if let Some((kinds, rule)) = webhook_host(&b[s..e]) {
                 return self.webhook(e, kinds, rule);
@@ -216,7 +224,11 @@ impl Scanner<'_, false> {
     fn labelled_value(&mut self, s: usize) -> Option<usize> {
         let b = self.b;
         let ve = s + run_len(b, s, |c| is_b64url(c) || matches!(c, b'.' | b'+' | b'/' | b'='));
-        (credential_shaped(&b[s..ve]) && self.emit(s, ve, Rule::SecretAssignment)).then_some(ve)
+        let v = &b[s..ve];
+        // (A UUID after a label that says which credential, `acme secret <uuid>`; after a bare `key` it is an id.)
+        let bare_key = b[s - 4..s - 1].eq_ignore_ascii_case(b"key") && (s == 4 || !is_word(b[s - 5]));
+        let uuid = || is_uuid(v) && !bare_key;
+        ((credential_shaped(v) || uuid()) && self.emit(s, ve, Rule::SecretAssignment)).then_some(ve)
     }
 
     /// `Bearer <credential>` outside an `Authorization` header (`curl` lines, logged request objects).
