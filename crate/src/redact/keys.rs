@@ -294,7 +294,14 @@ fn is_key_qualifier(q: &[u8]) -> bool {
 /// key …`), names a credential: its last word is one of a credential's names (`key`, `token`, `secret`, `private`,
 /// `access`, a compound of them, `password`), or it names a secret as a key would; and neither it nor `before`, the
 /// word before it, says it is another kind of key (`public key`, `ssh key`, `sort_key`).
+/// (The scan asks [`KeyCache::credential_label`], which keeps the label's part of the answer.)
+#[cfg(test)]
 pub fn names_credential_label(label: &[u8], before: &[u8]) -> bool {
+    label_alone_names_credential(label) && !names_other_key(lower(before, &mut [0u8; 24]))
+}
+
+/// [`names_credential_label`] of the label alone, leaving out the word before it.
+fn label_alone_names_credential(label: &[u8]) -> bool {
     if label.len() < 3 || label.len() > 64 || label[0].is_ascii_digit() || !might_name_secret(label) {
         return false;
     }
@@ -328,7 +335,7 @@ pub fn names_credential_label(label: &[u8], before: &[u8]) -> bool {
             .iter()
             .any(|w| last.len() > w.len() && last.ends_with(w));
     let other = |k: &[u8]| names_other_key(lower(k, &mut [0u8; 24]));
-    named && !(0..n - 1).any(|j| other(&label[w[j].0..w[j].1])) && !other(before)
+    named && !(0..n - 1).any(|j| other(&label[w[j].0..w[j].1]))
 }
 
 /// Words before `key` that name a kind of key other than a credential: a database's, a cache's, a map's, a
@@ -612,6 +619,9 @@ pub struct KeyCache {
     tags: [[u64; 4]; 16],
     /// Per set, the way the next miss fills.
     next: [u8; 16],
+    /// What [`label_alone_names_credential`] said of the labels met so far (before long values: a log repeats them,
+    /// `commit <id>`, `index <ids>`), direct-mapped on the same hash: the key's words and length, and the answer.
+    labels: [([u64; 3], u8, bool); 16],
 }
 
 #[derive(Clone, Copy)]
@@ -624,7 +634,12 @@ struct KeySlot {
 
 impl Default for KeyCache {
     fn default() -> Self {
-        KeyCache { sets: [[KeySlot { len: 0, words: [0; 3], class: None }; 4]; 16], tags: [[0; 4]; 16], next: [0; 16] }
+        KeyCache {
+            sets: [[KeySlot { len: 0, words: [0; 3], class: None }; 4]; 16],
+            tags: [[0; 4]; 16],
+            next: [0; 16],
+            labels: [([0; 3], 0, false); 16],
+        }
     }
 }
 
@@ -687,6 +702,26 @@ impl KeyCache {
             }
         }
         self.classify_rest(set, h, w, &b[s..e])
+    }
+
+    /// [`names_credential_label`] of `b[s..e]` and `before`, the label's own part looked up in the cache.
+    pub fn credential_label<'b>(&mut self, b: &'b [u8], s: usize, e: usize, before: impl Fn() -> &'b [u8]) -> bool {
+        let n = e - s;
+        let alone = if (3..=23).contains(&n) {
+            let w = key_words(b, s, e);
+            let h = (w[0] ^ w[1].rotate_left(21) ^ w[2].rotate_left(42) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let slot = &mut self.labels[(h >> 60) as usize];
+            if slot.1 as usize == n && slot.0 == w {
+                slot.2
+            } else {
+                let a = label_alone_names_credential(&b[s..e]);
+                *slot = (w, n as u8, a);
+                a
+            }
+        } else {
+            label_alone_names_credential(&b[s..e])
+        };
+        alone && !names_other_key(lower(before(), &mut [0u8; 24]))
     }
 
     /// A miss of [`classify`](Self::classify) in `set`: `classify_key`, kept in the set's next way.

@@ -351,12 +351,14 @@ pub fn credential_shaped(v: &[u8]) -> bool {
 }
 
 /// A key written in groups (`K7QX2-M9PL4-…`, a licence key's or a recovery code's layout): 24 characters or more in
-/// three groups or more of 4 to 12 letters and digits joined by `-`, three of them mixing letters with digits. Names
-/// and dates joined by `-` have words and numbers for groups (`build-2024-11-29`, `web-7d9f8b6c5d-x2k4q`).
+/// three groups or more of 4 to 12 letters and digits joined by `-`, three of them mixing letters with digits, and
+/// letters past `f` (a UUID is hex digits in groups: an id, unless a label says otherwise). Names and dates joined by
+/// `-` have words and numbers for groups (`build-2024-11-29`, `web-7d9f8b6c5d-x2k4q`).
 fn grouped(v: &[u8]) -> bool {
     let groups = || v.split(|&c| c == b'-');
     let mixed = |g: &[u8]| g.iter().any(u8::is_ascii_digit) && g.iter().any(u8::is_ascii_alphabetic);
     v.len() >= 24
+        && !v.iter().all(|&c| c.is_ascii_hexdigit() || c == b'-')
         && groups().count() >= 3
         && groups().all(|g| (4..=12).contains(&g.len()) && g.iter().all(u8::is_ascii_alphanumeric))
         && groups().filter(|g| mixed(g)).count() >= 3

@@ -139,7 +139,7 @@ impl Scanner<'_, true> {
                 || is_secure_string(&b[s..e])
                 || quoted_after_comma_or_word(self.t(), s, e)
                 || password_word_before(self.t(), s)
-                || credential_label_before(self.t(), s))
+                || credential_label_before(self.t(), self.keys, s))
         {
             return true;
         }

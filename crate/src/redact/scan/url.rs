@@ -84,6 +84,7 @@ impl Scanner<'_, false> {
 
 /// A device's access token in the path of the URL whose host starts at `u` (after `://`): ThingsBoard's device API
 /// takes it there (`/api/v1/<token>/telemetry`, `…/attributes`, `…/rpc`, `…/claim`). The token's span.
+#[inline(never)]
 pub(super) fn device_token(b: &[u8], u: usize) -> Option<(usize, usize)> {
     let h = u + run_len(b, u, |c| is_alnum(c) || matches!(c, b'.' | b'-' | b':'));
     if !starts_with_at(b, h, b"/api/v1/") {
@@ -100,12 +101,14 @@ pub(super) fn device_token(b: &[u8], u: usize) -> Option<(usize, usize)> {
 /// stand in its path.
 pub(super) fn may_be_device_token(b: &[u8], u: usize) -> bool {
     let h = u + run_len(b, u, |c| is_alnum(c) || matches!(c, b'.' | b'-' | b':'));
-    device_token(b, u).is_some()
-        || (b.get(h) == Some(&b'\\') && b.get(h + 1) == Some(&b'/'))
-        || (starts_with_at(b, h, b"/api/v1/") && {
+    match b.get(h..h + 2) {
+        Some(b"\\/") => true,
+        Some(b"/a") => {
             let e = h + 8 + run_len(b, h + 8, is_alnum);
-            b.get(e) == Some(&b'\\')
-        })
+            device_token(b, u).is_some() || (starts_with_at(b, h, b"/api/v1/") && b.get(e) == Some(&b'\\'))
+        }
+        _ => false,
+    }
 }
 
 /// The host at `u` (after `://`) when it is a webhook's (see [`webhook_host`]) and shorter than the word runs the

@@ -4,7 +4,7 @@
 
 use super::super::chars::*;
 use super::super::command::{self, Look};
-use super::super::keys::{bare_key, classify_key, names_credential_label, Family, KeyClass};
+use super::super::keys::{bare_key, classify_key, Family, KeyCache, KeyClass};
 use super::super::rule::Rule;
 use super::super::tokens::{aws_secret_near, may_be_named_lead, named_lead, token_at, whole_token};
 use super::super::values::{accept_credential, accept_value, credential_shaped, is_uuid, Mode};
@@ -74,7 +74,7 @@ impl Scanner<'_, false> {
                     return Some(ve);
                 }
             }
-            if credential_label_before(self.t(), s) {
+            if credential_label_before(self.t(), self.keys, s) {
                 if let Some(next) = self.labelled_value(s) {
                     return Some(next);
                 }
@@ -343,19 +343,31 @@ pub(super) fn password_word_before<const RAW: bool>(t: Text<RAW>, s: usize) -> b
 }
 
 /// Whether the run starting at `s` follows a label that names a credential and a blank, with no operator (see
-/// [`names_credential_label`]); the word before the label is read too (`public key …` is no credential).
+/// [`names_credential_label`](super::super::keys::names_credential_label)); the word before the label is read too
+/// (`public key …` is no credential).
 #[inline]
-pub(super) fn credential_label_before<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
-    s >= 4 && t.b[s - 1] == b' ' && t.word_at(s - 2) && label_names_credential(t, s)
+pub(super) fn credential_label_before<const RAW: bool>(t: Text<RAW>, keys: &mut KeyCache, s: usize) -> bool {
+    s >= 4 && t.b[s - 1] == b' ' && t.word_at(s - 2) && label_names_credential(t, keys, s)
 }
 
 #[inline(never)]
-fn label_names_credential<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
-    let word_back = |e: usize| e - (0..e).rev().take_while(|&x| t.word_at(x)).count();
+fn label_names_credential<const RAW: bool>(t: Text<RAW>, keys: &mut KeyCache, s: usize) -> bool {
+    let word_back = |e: usize| {
+        let mut x = e;
+        while x > 0 && t.word_at(x - 1) {
+            x -= 1;
+        }
+        x
+    };
     let ls = word_back(s - 1);
-    let label = &t.b[ls..s - 1];
-    let before = if ls > 1 && t.b[ls - 1] == b' ' { &t.b[word_back(ls - 1)..ls - 1] } else { &[][..] };
-    names_credential_label(label, before)
+    // (The word before is read only for a label that names a credential.)
+    keys.credential_label(t.b, ls, s - 1, || {
+        if ls > 1 && t.b[ls - 1] == b' ' {
+            &t.b[word_back(ls - 1)..ls - 1]
+        } else {
+            &[][..]
+        }
+    })
 }
 
 /// For a long quoted literal (its opening quote at `q`), whether what comes before it says it is a secret:
