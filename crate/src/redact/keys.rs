@@ -196,9 +196,9 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
         prev?
     } else if is_compound_key(last) {
         &last[..last.len() - 3]
-    } else if last.len() > 3 && last.ends_with(b"key") {
-        // A vendor's name with `key` glued on (`acmekey`): only by its value's shape, unless the name says it is
-        // another kind of key (`hotkey`, `sortkey`).
+    } else if last.len() > 3 && last.ends_with(b"key") && k.len() >= 7 {
+        // A vendor's name with `key` glued on (`acmekey`, `widgetSECRETkey`): only by its value's shape, unless the
+        // name says it is another kind of key (`hotkey`, `sortkey`). Words that end so are short (`monkey`, `turkey`).
         let q = &last[..last.len() - 3];
         return (!names_other_key(q)).then_some(KeyClass { rule: Rule::SecretAssignment, family: Family::Labelled });
     } else {
@@ -331,9 +331,10 @@ fn label_alone_names_credential(label: &[u8]) -> bool {
             | b"passwd"
             | b"passphrase"
     ) || names_secret(label)
-        || [&b"key"[..], b"token", b"secret", b"private", b"access"]
-            .iter()
-            .any(|w| last.len() > w.len() && last.ends_with(w));
+        || (label.len() >= 7
+            && [&b"key"[..], b"token", b"secret", b"private", b"access"]
+                .iter()
+                .any(|w| last.len() > w.len() && last.ends_with(w)));
     let other = |k: &[u8]| names_other_key(lower(k, &mut [0u8; 24]));
     named && !(0..n - 1).any(|j| other(&label[w[j].0..w[j].1]))
 }
