@@ -135,4 +135,10 @@ report(
   redactionFixtures("shapes-positives.jsonl"),
   redactionFixtures("shapes-negatives.jsonl"),
 );
+console.log("");
+report(
+  "Leads of rule set 2026-12-02.2: tokens led by a word naming a credential, UUIDs and keys in groups after labels, vendor properties and shapes, connection-string passwords (leads-*.jsonl, written with the rules)",
+  redactionFixtures("leads-positives.jsonl"),
+  redactionFixtures("leads-negatives.jsonl"),
+);
 if (process.argv.includes("--check") && !ok) process.exitCode = 1;

@@ -128,12 +128,13 @@ fn fixtures_recall_and_false_positives() {
     assert!(fp_rate <= 0.01, "false-positive rate {fp_rate:.3} > 0.01");
 }
 
-/// The fixtures of the general rules of rule set 2026-12-01.1 and of the shapes of rule set 2026-12-02.1 (vendor
-/// prefixes, password hashes, webhooks, labels; each set written with its rules): every secret goes, under its rule,
-/// and no negative is redacted.
+/// The fixtures of the general rules of rule set 2026-12-01.1, of the shapes of rule set 2026-12-02.1 (vendor
+/// prefixes, password hashes, webhooks, labels) and of the leads of rule set 2026-12-02.2 (tokens led by a word naming
+/// a credential, UUIDs and keys in groups after labels, vendor properties; each set written with its rules): every
+/// secret goes, under its rule, and no negative is redacted.
 #[test]
 fn general_fixtures_are_redacted_and_their_negatives_left() {
-    for set in ["general", "shapes"] {
+    for set in ["general", "shapes", "leads"] {
         general_set_is_redacted(set);
     }
 }
@@ -161,6 +162,7 @@ fn fixtures_are_idempotent() {
     let r = redactor();
     let general = fixtures("general-positives.jsonl").into_iter().chain(fixtures("general-negatives.jsonl"));
     let general = general.chain(fixtures("shapes-positives.jsonl")).chain(fixtures("shapes-negatives.jsonl"));
+    let general = general.chain(fixtures("leads-positives.jsonl")).chain(fixtures("leads-negatives.jsonl"));
     for p in fixtures("positives.jsonl").into_iter().chain(fixtures("negatives.jsonl")).chain(general) {
         let mode = p["mode"].as_str().unwrap_or("text");
         let input = p["input"].as_str().unwrap();

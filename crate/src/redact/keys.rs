@@ -175,6 +175,14 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
             }
         }
         b"secretaccesskey" => return class(Rule::AwsSecretAccessKey, Family::Secret),
+        // SonarQube's `sonar.login` property is the analysis token (a user name only in old set-ups, with a password
+        // beside it); Code Climate's test reporter id is the secret its coverage uploads are signed with; a Jenkins
+        // crumb is the token its API wants with each request.
+        b"login" if prev.is_some_and(|q| q.ends_with(b"sonar")) => return secret,
+        b"id" if prev == Some(b"reporter") && has(b"test") => return secret,
+        b"crumb" => return secret,
+        // A service's `…_access`, `…_private` or `…_api` (`acme_access`, `widgetPRIVATE`): only by its value's shape.
+        b"access" | b"private" | b"api" if n >= 2 => return class(Rule::SecretAssignment, Family::Labelled),
         _ => {}
     }
     if last.ends_with(b"password") || last.ends_with(b"passwd") {
@@ -188,6 +196,11 @@ pub fn classify_key(k: &[u8]) -> Option<KeyClass> {
         prev?
     } else if is_compound_key(last) {
         &last[..last.len() - 3]
+    } else if last.len() > 3 && last.ends_with(b"key") && k.len() >= 7 {
+        // A vendor's name with `key` glued on (`acmekey`, `widgetSECRETkey`): only by its value's shape, unless the
+        // name says it is another kind of key (`hotkey`, `sortkey`). Words that end so are short (`monkey`, `turkey`).
+        let q = &last[..last.len() - 3];
+        return (!names_other_key(q)).then_some(KeyClass { rule: Rule::SecretAssignment, family: Family::Labelled });
     } else {
         return None;
     };
@@ -281,8 +294,15 @@ fn is_key_qualifier(q: &[u8]) -> bool {
 /// key …`), names a credential: its last word is one of a credential's names (`key`, `token`, `secret`, `private`,
 /// `access`, a compound of them, `password`), or it names a secret as a key would; and neither it nor `before`, the
 /// word before it, says it is another kind of key (`public key`, `ssh key`, `sort_key`).
+/// (The scan asks [`KeyCache::credential_label`], which keeps the label's part of the answer.)
+#[cfg(test)]
 pub fn names_credential_label(label: &[u8], before: &[u8]) -> bool {
-    if label.len() < 3 || label.len() > 64 || label[0].is_ascii_digit() {
+    label_alone_names_credential(label) && !names_other_key(lower(before, &mut [0u8; 24]))
+}
+
+/// [`names_credential_label`] of the label alone, leaving out the word before it.
+fn label_alone_names_credential(label: &[u8]) -> bool {
+    if label.len() < 3 || label.len() > 64 || label[0].is_ascii_digit() || !might_name_secret(label) {
         return false;
     }
     let mut w = [(0usize, 0usize); MAX_WORDS];
@@ -310,9 +330,13 @@ pub fn names_credential_label(label: &[u8], before: &[u8]) -> bool {
             | b"password"
             | b"passwd"
             | b"passphrase"
-    ) || names_secret(label);
+    ) || names_secret(label)
+        || (label.len() >= 7
+            && [&b"key"[..], b"token", b"secret", b"private", b"access"]
+                .iter()
+                .any(|w| last.len() > w.len() && last.ends_with(w)));
     let other = |k: &[u8]| names_other_key(lower(k, &mut [0u8; 24]));
-    named && !(0..n - 1).any(|j| other(&label[w[j].0..w[j].1])) && !other(before)
+    named && !(0..n - 1).any(|j| other(&label[w[j].0..w[j].1]))
 }
 
 /// Words before `key` that name a kind of key other than a credential: a database's, a cache's, a map's, a
@@ -558,12 +582,19 @@ fn might_name_secret(k: &[u8]) -> bool {
     let mut i = 0;
     while i + 3 <= n {
         let hit = match k[i] | 0x20 {
-            b'p' => starts_with_ci(k, i, b"pass") || starts_with_ci(k, i, b"pwd") || starts_with_ci(k, i, b"pat"),
+            b'p' => {
+                starts_with_ci(k, i, b"pass")
+                    || starts_with_ci(k, i, b"pwd")
+                    || starts_with_ci(k, i, b"pat")
+                    || starts_with_ci(k, i, b"private")
+            }
             b's' => starts_with_ci(k, i, b"secret") || starts_with_ci(k, i, b"sig"),
             b't' => starts_with_ci(k, i, b"token"),
             b'k' => starts_with_ci(k, i, b"key"),
-            b'a' => starts_with_ci(k, i, b"auth"),
-            b'c' => starts_with_ci(k, i, b"cred"),
+            b'a' => starts_with_ci(k, i, b"auth") || starts_with_ci(k, i, b"access") || starts_with_ci(k, i, b"api"),
+            b'c' => starts_with_ci(k, i, b"cred") || starts_with_ci(k, i, b"crumb"),
+            b'l' => starts_with_ci(k, i, b"login"),
+            b'r' => starts_with_ci(k, i, b"reporter"),
             _ => false,
         };
         if hit {
@@ -589,6 +620,9 @@ pub struct KeyCache {
     tags: [[u64; 4]; 16],
     /// Per set, the way the next miss fills.
     next: [u8; 16],
+    /// What [`label_alone_names_credential`] said of the labels met so far (before long values: a log repeats them,
+    /// `commit <id>`, `index <ids>`), direct-mapped on the same hash: the key's words and length, and the answer.
+    labels: [([u64; 3], u8, bool); 16],
 }
 
 #[derive(Clone, Copy)]
@@ -601,7 +635,12 @@ struct KeySlot {
 
 impl Default for KeyCache {
     fn default() -> Self {
-        KeyCache { sets: [[KeySlot { len: 0, words: [0; 3], class: None }; 4]; 16], tags: [[0; 4]; 16], next: [0; 16] }
+        KeyCache {
+            sets: [[KeySlot { len: 0, words: [0; 3], class: None }; 4]; 16],
+            tags: [[0; 4]; 16],
+            next: [0; 16],
+            labels: [([0; 3], 0, false); 16],
+        }
     }
 }
 
@@ -664,6 +703,26 @@ impl KeyCache {
             }
         }
         self.classify_rest(set, h, w, &b[s..e])
+    }
+
+    /// [`names_credential_label`] of `b[s..e]` and `before`, the label's own part looked up in the cache.
+    pub fn credential_label<'b>(&mut self, b: &'b [u8], s: usize, e: usize, before: impl Fn() -> &'b [u8]) -> bool {
+        let n = e - s;
+        let alone = if (3..=23).contains(&n) {
+            let w = key_words(b, s, e);
+            let h = (w[0] ^ w[1].rotate_left(21) ^ w[2].rotate_left(42) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let slot = &mut self.labels[(h >> 60) as usize];
+            if slot.1 as usize == n && slot.0 == w {
+                slot.2
+            } else {
+                let a = label_alone_names_credential(&b[s..e]);
+                *slot = (w, n as u8, a);
+                a
+            }
+        } else {
+            label_alone_names_credential(&b[s..e])
+        };
+        alone && !names_other_key(lower(before(), &mut [0u8; 24]))
     }
 
     /// A miss of [`classify`](Self::classify) in `set`: `classify_key`, kept in the set's next way.

@@ -103,6 +103,7 @@ const LEADS: &[Lead] = &[
     Lead(b"ops_eyJ", 100, Body::Url),      // 1Password service account tokens
     Lead(b"oy2", 43, Body::LowerAlnum),    // NuGet API keys
     Lead(b"pcsk_", 40, Body::Url),         // Pinecone API keys
+    Lead(b"phx_", 40, Body::Url),          // PostHog personal API keys
     Lead(b"pnu_", 36, Body::Alnum),        // Prefect API keys
     Lead(b"pplx-", 40, Body::Alnum),       // Perplexity API keys
     Lead(b"pscale_oauth_", 32, Body::Url), // PlanetScale OAuth, password and service tokens
@@ -142,14 +143,32 @@ const LEADS: &[Lead] = &[
     Lead(b"ya29.", 30, Body::Url), // Google OAuth 2.0 access tokens
 ];
 
-/// Per first byte of a lead (below 128), the second bytes that follow it in the table (bit c: byte c): most word
-/// runs are turned away by one look at their first two bytes (a commit id's `a3`, a host's `ap`).
-static SECOND: [u128; 128] = {
-    let mut t = [0u128; 128];
+/// Per first byte of a lead (below 128), the second bytes that follow it in the table (bit c of word c / 64: byte c):
+/// most word runs are turned away by one look at their first two bytes (a commit id's `a3`, a host's `ap`). (Two
+/// words, not a `u128`: a shift of one is a call in wasm.)
+static SECOND: [[u64; 2]; 128] = {
+    let mut t = [[0u64; 2]; 128];
     let mut k = 0;
     while k < LEADS.len() {
         let lead = LEADS[k].0;
-        t[lead[0] as usize] |= 1 << lead[1];
+        t[lead[0] as usize][(lead[1] >> 6) as usize] |= 1 << (lead[1] & 63);
+        k += 1;
+    }
+    t
+};
+
+/// Per first byte of a lead (below 128), where its rows start and end in the (sorted) table: a lookup reads those
+/// rows only, not every row. (The table has fewer than 256 rows.)
+const _: () = assert!(LEADS.len() < 256);
+static ROWS: [(u8, u8); 128] = {
+    let mut t = [(0u8, 0u8); 128];
+    let mut k = 0;
+    while k < LEADS.len() {
+        let c = LEADS[k].0[0] as usize;
+        if t[c].1 == 0 {
+            t[c].0 = k as u8;
+        }
+        t[c].1 = k as u8 + 1;
         k += 1;
     }
     t
@@ -196,7 +215,7 @@ fn marked_at(b: &[u8], i: usize) -> Option<usize> {
 #[inline]
 pub fn vendor_token(b: &[u8], i: usize) -> Option<usize> {
     let (c0, c1) = (*b.get(i)?, *b.get(i + 1)?);
-    if c0 >= 128 || c1 >= 128 || SECOND[usize::from(c0)] >> c1 & 1 == 0 {
+    if c0 >= 128 || c1 >= 128 || SECOND[usize::from(c0)][usize::from(c1 >> 6)] >> (c1 & 63) & 1 == 0 {
         return None;
     }
     lead_at(b, i, c0)
@@ -205,7 +224,8 @@ pub fn vendor_token(b: &[u8], i: usize) -> Option<usize> {
 /// [`vendor_token`] past its first look. (Out of line: inlined into the scan, it slowed the scan of clean text.)
 #[inline(never)]
 fn lead_at(b: &[u8], i: usize, c0: u8) -> Option<usize> {
-    LEADS.iter().filter(|l| l.0[0] == c0).find_map(|Lead(lead, min, body)| {
+    let (lo, hi) = ROWS[usize::from(c0)];
+    LEADS[usize::from(lo)..usize::from(hi)].iter().find_map(|Lead(lead, min, body)| {
         if !starts_with_at(b, i, lead) {
             return None;
         }

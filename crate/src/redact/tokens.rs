@@ -4,6 +4,7 @@
 use super::chars::*;
 use super::prefixes::{marked_token, vendor_token};
 use super::rule::Rule;
+use super::values::credential_body;
 
 /// Tries the prefix-anchored token rules at `i`, which the caller has found at a word start (the byte before is
 /// not a token character). Returns the end of the token and its rule.
@@ -16,6 +17,55 @@ pub fn token_at(b: &[u8], i: usize) -> Option<(usize, Rule)> {
 #[inline(never)]
 fn listed_token(b: &[u8], i: usize) -> Option<(usize, Rule)> {
     vendor_token(b, i).or_else(|| marked_token(b, i)).map(|e| (e, Rule::VendorToken))
+}
+
+/// A token whose lead says it is a credential: a name, a word that says so at its end (a word of its own,
+/// `acme-secret-…`, `svc.PRIVATE.TOKEN-…`, or glued on, `acmeKEY-…`, `acme-apikey-…`), a separator, and a body shaped
+/// as a credential (`values::credential_body`): how services hand out generated keys. Names and hosts that hold such a
+/// word (`access-logs-2024`, `secret-store.internal`, `api-gateway`) go on with words. After `key` alone a body of hex
+/// digits is not taken (cache keys are named by hashes), unless the word before says which key (`api`, `secret`,
+/// `private`, `access`). `i..e` is a word run (of `[A-Za-z0-9_.-]`) that holds a separator: the token's end.
+/// (Out of line: the scan offers it few runs, and inlined it slowed the scan of clean text.)
+#[inline(never)]
+pub fn named_lead(b: &[u8], i: usize, e: usize) -> Option<usize> {
+    let e = i + trim_trailing_dots(&b[i..e]);
+    // (The body has 16 characters or more; each word ends in `y`, `n`, `t`, `e` or `s`.)
+    for p in i + 3..e.saturating_sub(16) {
+        if !matches!(b[p], b'-' | b'_' | b'.') || !matches!(b[p - 1] | 0x20, b'y' | b'n' | b't' | b'e' | b's') {
+            continue;
+        }
+        let lead = &b[i..p];
+        let Some(word) = CREDENTIAL_WORDS.iter().find(|w| ends_with_ci(lead, w)) else { continue };
+        let hex = if *word == b"key" {
+            if lead.len() == 3 {
+                continue;
+            }
+            let before = &lead[..lead.len() - 3];
+            let before = &before[..before.len() - usize::from(before.ends_with(b"_") || before.ends_with(b"-"))];
+            [&b"api"[..], b"secret", b"private", b"access"].iter().any(|q| ends_with_ci(before, q))
+        } else {
+            true
+        };
+        if credential_body(&b[p + 1..e], hex) {
+            return Some(e);
+        }
+    }
+    None
+}
+
+/// Whether a run of `len` bytes holding a separator may be a token of [`named_lead`]: a lead of 3 bytes or more, a
+/// separator, a body of 16 or more.
+#[inline]
+pub fn may_be_named_lead(len: usize) -> bool {
+    len >= 20
+}
+
+/// The words at the end of a lead that say what follows is a credential ([`named_lead`]).
+const CREDENTIAL_WORDS: [&[u8]; 5] = [b"key", b"token", b"secret", b"private", b"access"];
+
+/// Whether `v` ends with `w` (lower case), in any case.
+fn ends_with_ci(v: &[u8], w: &[u8]) -> bool {
+    v.len() >= w.len() && v[v.len() - w.len()..].eq_ignore_ascii_case(w)
 }
 
 /// The token rules with a matcher of their own (the rest are rows of the vendor prefix table).
@@ -48,9 +98,47 @@ fn shaped_token_at(b: &[u8], i: usize) -> Option<(usize, Rule)> {
         b'r' | b'w' => stripe(b, i).map(|e| (e, Rule::StripeKey)),
         b'n' => npm(b, i).map(|e| (e, Rule::NpmToken)),
         b'p' => pypi(b, i).map(|e| (e, Rule::PypiToken)),
-        b'e' => jwt(b, i).map(|e| (e, Rule::Jwt)),
+        b'e' => jwt(b, i).map(|e| (e, Rule::Jwt)).or_else(|| grafana(b, i).map(|e| (e, Rule::VendorToken))),
+        b'0'..=b'9' => salesforce(b, i).or_else(|| truenas(b, i)).map(|e| (e, Rule::VendorToken)),
         _ => None,
     }
+}
+
+/// Grafana's API keys: base64 of `{"k":"<key>","n":"<name>","id":<n>}` (`eyJrIjoi` is `{"k":"`). Other base64 JSON
+/// that starts with a `k` member (a shared report's link) has no `n` after it.
+fn grafana(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"eyJrIjoi") {
+        return None;
+    }
+    let n = run_len(b, i, is_b64);
+    let mut head = [0u8; 60];
+    let (got, _) = decode_base64(&b[i..i + n.min(80)], &mut head);
+    let k = run_len(&head[..got], 6, is_alnum);
+    (n >= 48 && k >= 16 && starts_with_at(&head[..got], 6 + k, b"\",\"n\":\"")).then_some(i + n)
+}
+
+/// Salesforce session ids and OAuth access tokens: the 15-character id of the organisation (`00D` and 12 letters and
+/// digits), `!`, and a session key of 80 characters or more (letters, digits, `.`, `_`).
+fn salesforce(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"00D") || run_len(b, i, is_alnum) != 15 || b.get(i + 15) != Some(&b'!') {
+        return None;
+    }
+    let s = i + 16;
+    let n = run_len(b, s, |c| is_alnum(c) || c == b'.' || c == b'_');
+    let (l, u, d) = mix(&b[s..s + n]);
+    (n >= 80 && l && u && d).then_some(s + n)
+}
+
+/// TrueNAS API keys: the key's number, `-`, and 64 letters and digits.
+fn truenas(b: &[u8], i: usize) -> Option<usize> {
+    let k = run_len(b, i, |c| c.is_ascii_digit());
+    if !(1..=4).contains(&k) || b.get(i + k) != Some(&b'-') {
+        return None;
+    }
+    let s = i + k + 1;
+    let n = run_len(b, s, is_alnum);
+    let (l, u, d) = mix(&b[s..s + n]);
+    (n == 64 && !b.get(s + n).is_some_and(|&c| is_b64url(c)) && l && u && d).then_some(s + n)
 }
 
 /// `prefix` and then a body of at least `min` bytes of `class` that ends the word: its end.
@@ -330,8 +418,12 @@ fn trim_trailing_dots(v: &[u8]) -> usize {
     n
 }
 
-/// Slack bot, user, app-level, refresh and config tokens: `xox[abposre]-…`, `xapp-…`.
+/// Slack bot, user, app-level, refresh and config tokens: `xox[abposre]-…`, `xapp-…`; with token rotation, access
+/// tokens are `xoxe.xoxb-…` and `xoxe.xoxp-…`.
 fn slack_token(b: &[u8], i: usize) -> Option<usize> {
+    if starts_with_at(b, i, b"xoxe.xox") {
+        return slack_token(b, i + 5).map(|e| e.max(i + 5));
+    }
     let s = if starts_with_at(b, i, b"xox")
         && matches!(b.get(i + 3), Some(b'a' | b'b' | b'p' | b'o' | b's' | b'r' | b'e'))
     {

@@ -234,7 +234,7 @@ fn is_elided(v: &[u8], star: bool, e2: bool) -> bool {
 pub fn accept_value(v: &[u8], mode: Mode, family: Family) -> bool {
     let shaped = match family {
         Family::Opaque | Family::Vendor => accept_credential(v, 16),
-        Family::Labelled => credential_shaped(v),
+        Family::Labelled => credential_shaped(v) || is_uuid(v),
         Family::Random => drawn_at_random(v),
         Family::Listed => drawn_at_random(v) || is_hex_or_uuid(v),
         _ => true,
@@ -344,7 +344,31 @@ pub fn credential_shaped(v: &[u8]) -> bool {
         return false;
     }
     // (With a `/`, only base64 drawn at random: `projects/2249/keys/…` is a path.)
-    drawn_at_random(v) || (!v.contains(&b'/') && v.split(|&c| matches!(c, b'_' | b'-' | b'.')).any(random_part))
+    drawn_at_random(v)
+        || (!v.contains(&b'/') && v.split(|&c| matches!(c, b'_' | b'-' | b'.')).any(random_part))
+        || one_part(v)
+        || grouped(v)
+}
+
+/// A key written in groups (`K7QX2-M9PL4-…`, a licence key's or a recovery code's layout): 24 characters or more in
+/// three groups or more of 4 to 12 letters and digits joined by `-`, three of them mixing letters with digits, and
+/// letters past `f` (a UUID is hex digits in groups: an id, unless a label says otherwise). Names and dates joined by
+/// `-` have words and numbers for groups (`build-2024-11-29`, `web-7d9f8b6c5d-x2k4q`).
+fn grouped(v: &[u8]) -> bool {
+    let groups = || v.split(|&c| c == b'-');
+    let mixed = |g: &[u8]| g.iter().any(u8::is_ascii_digit) && g.iter().any(u8::is_ascii_alphabetic);
+    v.len() >= 24
+        && !v.iter().all(|&c| c.is_ascii_hexdigit() || c == b'-')
+        && groups().count() >= 3
+        && groups().all(|g| (4..=12).contains(&g.len()) && g.iter().all(u8::is_ascii_alphanumeric))
+        && groups().filter(|g| mixed(g)).count() >= 3
+}
+
+/// 20 letters and digits or more in one part, digits with letters or both cases, not a camelCase name: after a label
+/// that names a credential, a value of that shape is one whatever its letters (`ABCD…WXYZ0123`, a vendor's example
+/// key, is one to redact too); the names of code have parts or read as words.
+fn one_part(v: &[u8]) -> bool {
+    v.len() >= 20 && v.iter().all(u8::is_ascii_alphanumeric) && accept_credential(v, 20) && !is_natural_identifier(v)
 }
 
 /// A part of [`credential_shaped`]: 10 characters or more (16 when all hex digits: the last group of a UUID is
@@ -361,11 +385,33 @@ fn random_part(p: &[u8]) -> bool {
 
 /// 32 to 128 hex digits in one case, letters and digits both (an API token), or a UUID (`a52a…-…-…-…-…`).
 fn is_hex_or_uuid(v: &[u8]) -> bool {
+    is_uuid(v) || is_hex_token(v)
+}
+
+/// 32 to 128 hex digits in one case, letters and digits both.
+fn is_hex_token(v: &[u8]) -> bool {
     let (l, u, d) = mix(v);
-    let hex = |c: &u8| c.is_ascii_hexdigit();
-    let uuid = v.len() == 36
-        && v.iter().enumerate().all(|(i, c)| if matches!(i, 8 | 13 | 18 | 23) { *c == b'-' } else { hex(c) });
-    uuid || ((32..=128).contains(&v.len()) && v.iter().all(hex) && d && (l != u))
+    (32..=128).contains(&v.len()) && v.iter().all(u8::is_ascii_hexdigit) && d && (l != u)
+}
+
+/// A UUID: hex digits in groups of 8, 4, 4, 4 and 12 joined by `-`. Several vendors issue API keys in this shape
+/// (Heroku's, Bugsnag's), so after a label that names a credential it is one; alone it is an id.
+pub fn is_uuid(v: &[u8]) -> bool {
+    v.len() == 36
+        && v.iter()
+            .enumerate()
+            .all(|(i, c)| if matches!(i, 8 | 13 | 18 | 23) { *c == b'-' } else { c.is_ascii_hexdigit() })
+}
+
+/// The body of a token whose lead names a credential (`acme-secret-<body>`, see `tokens::named_lead`): a UUID, 32 hex
+/// digits or more (when `hex` allows them), or a value [shaped as a credential](credential_shaped) from its first part
+/// on: a name that holds such a word runs on with words (`access-logs-bucket-8f3a…`), not a random part.
+pub fn credential_body(v: &[u8], hex: bool) -> bool {
+    if is_uuid(v) || is_hex_token(v) {
+        return hex || is_uuid(v);
+    }
+    let first = v.split(|&c| matches!(c, b'_' | b'-' | b'.')).next().unwrap_or(v);
+    credential_shaped(v) && (drawn_at_random(v) || random_part(first) || grouped(v))
 }
 
 /// Keys made to be public, under names that say token or key: Stripe's publishable keys (`pk_live_…`,

@@ -142,7 +142,8 @@ impl Scanner<'_, false> {
             && gap.is_empty()
             && k.iter().all(|&c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
             && k.iter().any(u8::is_ascii_uppercase);
-        let mode = if env_line || azure {
+        let mode = if env_line || azure || (kc.family == Family::Password && in_connection_string(b, ks, value, v.end))
+        {
             Mode::Literal
         } else if v.quoted {
             Mode::Quoted
@@ -400,6 +401,26 @@ pub(super) fn odbc_pwd(b: &[u8], key: (usize, usize), op: usize) -> bool {
     let v = op + 1;
     let n = run_len(b, v, |c| !matches!(c, b';' | b'"' | b'\'' | b' ' | b'\n' | b'\r'));
     (ks > 0 && b[ks - 1] == b';') || (n > 0 && b.get(v + n) == Some(&b';'))
+}
+
+/// Whether the `Password=` whose key starts at `ks` and whose value `v` ends at `ve` is a field of a connection string
+/// (`Server=db;User ID=app;Password=…;`, ODBC, ADO.NET): a `;` right before the key, or one right after the value with
+/// another `Name=` behind it. What such a field holds is the password itself, a word too. Code has `;` there as well
+/// (`user = c.user; password = c.password`, minified `;password=e.pw`): there a blank follows the `;`, or the value is
+/// a name with dots.
+fn in_connection_string(b: &[u8], ks: usize, v: &[u8], ve: usize) -> bool {
+    if v.contains(&b'.') {
+        return false;
+    }
+    if ks > 0 && b[ks - 1] == b';' {
+        return true;
+    }
+    if b.get(ve) != Some(&b';') {
+        return false;
+    }
+    let s = ve + 1;
+    let n = run_len(b, s, |c| c.is_ascii_alphabetic() || c == b' ' || c == b'_');
+    n > 0 && n <= 32 && b[s].is_ascii_alphabetic() && b.get(s + n) == Some(&b'=')
 }
 
 /// Whether the key starting at `ks` is a field of an ARN (`arn:aws:secretsmanager:…:secret:prod/db-password`): it

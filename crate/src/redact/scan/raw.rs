@@ -6,11 +6,11 @@
 use super::super::chars::*;
 use super::super::command::{self, Look};
 use super::super::keys::KeyCache;
-use super::super::tokens::token_at;
+use super::super::tokens::{may_be_named_lead, named_lead, token_at};
 use super::assign::{has_key, is_comparison};
 use super::blocks::Text;
 use super::db_echo::is_key_echo;
-use super::url::{short_webhook_host, Authority};
+use super::url::{may_be_device_token, short_webhook_host, Authority};
 use super::words::*;
 use super::{marker_end, Events, Resume, Scanner};
 
@@ -90,7 +90,11 @@ impl Events for Scanner<'_, true> {
                     match b.get(p + 1) {
                         Some(b'/') if b.get(p + 2) == Some(&b'\\') => true, // `:/\/` may be `://`
                         Some(b'/') if b.get(p + 2) == Some(&b'/') => match self.authority(p, key) {
-                            Authority::Clean if short_webhook_host(b, p + 3).is_none() => return p + 3,
+                            Authority::Clean
+                                if short_webhook_host(b, p + 3).is_none() && !may_be_device_token(b, p + 3) =>
+                            {
+                                return p + 3
+                            }
                             Authority::Clean => true,
                             Authority::Password { .. } | Authority::Unsure => true,
                         },
@@ -130,11 +134,12 @@ impl Scanner<'_, true> {
         if e - t >= 15
             && (escapes_may_change_token(b, t)
                 || token_at(b, t).is_some()
+                || (has_sep && may_be_named_lead(e - t) && named_lead(b, t, e).is_some())
                 || webhook_host(&b[s..e]).is_some()
                 || is_secure_string(&b[s..e])
                 || quoted_after_comma_or_word(self.t(), s, e)
                 || password_word_before(self.t(), s)
-                || credential_label_before(self.t(), s))
+                || credential_label_before(self.t(), self.keys, s))
         {
             return true;
         }
@@ -146,10 +151,11 @@ impl Scanner<'_, true> {
 
 /// Token shapes that read past their run, where escapes make the raw text differ from the decoded one: a Twilio
 /// account SID looks for "twilio" in the 256 bytes before it, a Telegram or FCM token at what is before its colon, a
-/// base64 private key past `/`.
+/// base64 private key and a Grafana key past `/`.
 fn escapes_may_change_token(b: &[u8], t: usize) -> bool {
     starts_with_at(b, t, b"AC")
         || starts_with_at(b, t, b"LS0tLS1CRUdJTi")
+        || starts_with_at(b, t, b"eyJrIjoi")
         || (t > 0 && b[t - 1] == b':' && starts_with_at(b, t, b"A"))
 }
 

@@ -61,6 +61,9 @@ impl Scanner<'_, false> {
     /// `scheme://user:password@host`: only the password goes.
     pub(super) fn url(&mut self, i: usize, key: (usize, usize)) -> usize {
         let Authority::Password { c, a } = self.authority(i, key) else {
+            if let Some((s, e)) = device_token(self.b, i + 3) {
+                return if self.emit(s, e, Rule::UrlCredentials) { e } else { i + 3 };
+            }
             // A webhook at a host too short for the word handler to be offered it (`discord.com`).
             let Some((e, (kinds, rule))) = short_webhook_host(self.b, i + 3) else { return i + 3 };
             return self.webhook(e, kinds, rule).unwrap_or(i + 3);
@@ -76,6 +79,35 @@ impl Scanner<'_, false> {
             return a;
         }
         i + 3
+    }
+}
+
+/// A device's access token in the path of the URL whose host starts at `u` (after `://`): ThingsBoard's device API
+/// takes it there (`/api/v1/<token>/telemetry`, `…/attributes`, `…/rpc`, `…/claim`). The token's span.
+#[inline(never)]
+pub(super) fn device_token(b: &[u8], u: usize) -> Option<(usize, usize)> {
+    let h = u + run_len(b, u, |c| is_alnum(c) || matches!(c, b'.' | b'-' | b':'));
+    if !starts_with_at(b, h, b"/api/v1/") {
+        return None;
+    }
+    let s = h + 8;
+    let n = run_len(b, s, is_alnum);
+    let (l, u, d) = mix(&b[s..s + n]);
+    let what = [&b"/telemetry"[..], b"/attributes", b"/rpc", b"/claim"];
+    ((16..=64).contains(&n) && d && (l || u) && what.iter().any(|w| starts_with_at(b, s + n, w))).then_some((s, s + n))
+}
+
+/// For the raw scan: whether the decoded text may have a [`device_token`] at `u`, where an escaped `/` (`\/`) may
+/// stand in its path.
+pub(super) fn may_be_device_token(b: &[u8], u: usize) -> bool {
+    let h = u + run_len(b, u, |c| is_alnum(c) || matches!(c, b'.' | b'-' | b':'));
+    match b.get(h..h + 2) {
+        Some(b"\\/") => true,
+        Some(b"/a") => {
+            let e = h + 8 + run_len(b, h + 8, is_alnum);
+            device_token(b, u).is_some() || (starts_with_at(b, h, b"/api/v1/") && b.get(e) == Some(&b'\\'))
+        }
+        _ => false,
     }
 }
 

@@ -4,10 +4,11 @@
 
 use super::super::chars::*;
 use super::super::command::{self, Look};
-use super::super::keys::{bare_key, classify_key, names_credential_label, Family, KeyClass};
+use super::super::keys::{bare_key, classify_key, Family, KeyCache, KeyClass};
 use super::super::rule::Rule;
-use super::super::tokens::{aws_secret_near, token_at, whole_token};
-use super::super::values::{accept_credential, accept_value, credential_shaped, Mode};
+use super::super::tokens::{aws_secret_near, may_be_named_lead, named_lead, token_at, whole_token};
+use super::super::values::{accept_credential, accept_value, credential_shaped, is_uuid, Mode};
+use super::blocks::is_word;
 use super::blocks::Text;
 use super::Scanner;
 
@@ -46,6 +47,13 @@ impl Scanner<'_, false> {
                 }
                 return Some(end);
             }
+            if has_sep && may_be_named_lead(e - t) {
+                if let Some(end) = named_lead(b, t, e) {
+                    if self.emit(t, end, Rule::GenericApiKey) {
+                        return Some(end);
+                    }
+                }
+            }
             if let Some((kinds, rule)) = webhook_host(&b[s..e]) {
                 return self.webhook(e, kinds, rule);
             }
@@ -66,7 +74,7 @@ impl Scanner<'_, false> {
                     return Some(ve);
                 }
             }
-            if credential_label_before(self.t(), s) {
+            if credential_label_before(self.t(), self.keys, s) {
                 if let Some(next) = self.labelled_value(s) {
                     return Some(next);
                 }
@@ -216,7 +224,11 @@ impl Scanner<'_, false> {
     fn labelled_value(&mut self, s: usize) -> Option<usize> {
         let b = self.b;
         let ve = s + run_len(b, s, |c| is_b64url(c) || matches!(c, b'.' | b'+' | b'/' | b'='));
-        (credential_shaped(&b[s..ve]) && self.emit(s, ve, Rule::SecretAssignment)).then_some(ve)
+        let v = &b[s..ve];
+        // (A UUID after a label that says which credential, `acme secret <uuid>`; after a bare `key` it is an id.)
+        let bare_key = b[s - 4..s - 1].eq_ignore_ascii_case(b"key") && (s == 4 || !is_word(b[s - 5]));
+        let uuid = || is_uuid(v) && !bare_key;
+        ((credential_shaped(v) || uuid()) && self.emit(s, ve, Rule::SecretAssignment)).then_some(ve)
     }
 
     /// `Bearer <credential>` outside an `Authorization` header (`curl` lines, logged request objects).
@@ -326,23 +338,36 @@ pub(super) fn is_entry(run: &[u8]) -> bool {
 /// [`is_password_word`]).
 #[inline]
 pub(super) fn password_word_before<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
-    s > 1 && t.b[s - 1] == b' ' && is_password_word(t, s - 1)
+    // (Each of the words ends in `d`, `s` or `h`: one look turns most words away.)
+    s > 1 && t.b[s - 1] == b' ' && matches!(t.b[s - 2] | 0x20, b'd' | b's' | b'h') && is_password_word(t, s - 1)
 }
 
 /// Whether the run starting at `s` follows a label that names a credential and a blank, with no operator (see
-/// [`names_credential_label`]); the word before the label is read too (`public key …` is no credential).
+/// [`names_credential_label`](super::super::keys::names_credential_label)); the word before the label is read too
+/// (`public key …` is no credential).
 #[inline]
-pub(super) fn credential_label_before<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
-    s >= 4 && t.b[s - 1] == b' ' && t.word_at(s - 2) && label_names_credential(t, s)
+pub(super) fn credential_label_before<const RAW: bool>(t: Text<RAW>, keys: &mut KeyCache, s: usize) -> bool {
+    s >= 4 && t.b[s - 1] == b' ' && t.word_at(s - 2) && label_names_credential(t, keys, s)
 }
 
 #[inline(never)]
-fn label_names_credential<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
-    let word_back = |e: usize| e - (0..e).rev().take_while(|&x| t.word_at(x)).count();
+fn label_names_credential<const RAW: bool>(t: Text<RAW>, keys: &mut KeyCache, s: usize) -> bool {
+    let word_back = |e: usize| {
+        let mut x = e;
+        while x > 0 && t.word_at(x - 1) {
+            x -= 1;
+        }
+        x
+    };
     let ls = word_back(s - 1);
-    let label = &t.b[ls..s - 1];
-    let before = if ls > 1 && t.b[ls - 1] == b' ' { &t.b[word_back(ls - 1)..ls - 1] } else { &[][..] };
-    names_credential_label(label, before)
+    // (The word before is read only for a label that names a credential.)
+    keys.credential_label(t.b, ls, s - 1, || {
+        if ls > 1 && t.b[ls - 1] == b' ' {
+            &t.b[word_back(ls - 1)..ls - 1]
+        } else {
+            &[][..]
+        }
+    })
 }
 
 /// For a long quoted literal (its opening quote at `q`), whether what comes before it says it is a secret:
