@@ -13,9 +13,11 @@ fi
 want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 have=$(.tools/bin/wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have" != "$want" ]; then
-  echo "setup: building wasm-bindgen-cli $want into .tools/ (one-time, a few minutes)" >&2
+  echo "setup: building wasm-bindgen-cli $want into .tools/ (one-time, about two minutes)" >&2
   # --locked is left off on purpose: a transitive dependency's locked version is missing from this registry.
-  cargo install wasm-bindgen-cli --version "$want" --root .tools --force >&2
+  # --debug: an unoptimised build compiles in well under half the time, and its output is byte-identical; it
+  # runs once per build (about half a second) and as the wasm tests' runner.
+  cargo install wasm-bindgen-cli --version "$want" --root .tools --force --debug >&2
 fi
 
 # The supported Node lines, for the test scripts: the node@22 and node@24 npm packages ship the binaries.
