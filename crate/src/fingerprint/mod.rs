@@ -10,10 +10,9 @@
 use crate::context::Stamps;
 use crate::outcome::{Outcome, Target};
 use crate::parse::strict_json::{self, encode_string};
-use regex_lite::Regex;
-use std::sync::OnceLock;
-
+mod markers;
 mod normalise;
+pub use markers::{is_boilerplate, is_failure_line};
 pub use normalise::{normalise, paths};
 
 /// The rule's version, the prefix of every fingerprint it makes.
@@ -203,7 +202,7 @@ fn signature_in<'o>(output: &'o str, workdir: &str) -> Vec<(&'o str, String)> {
 /// step; what ended the run is what the fix is about, and the boilerplate after it says only that it failed.
 pub fn failure_block(output: &str) -> Vec<&str> {
     // What a CI runner prints once the job is over (its own scripts' complaints included) is not the build's.
-    let output = JOB_ENDS.iter().filter_map(|m| output.rfind(m)).min().map_or(output, |end| &output[..end]);
+    let output = markers::job_end(output).map_or(output, |end| &output[..end]);
     // Read from the end: the last block is usually near it, so most of a long output is never matched.
     let mut after: Vec<&str> = Vec::new(); // lines after the last failure line, newest first
     let mut block: Vec<&str> = Vec::new(); // from the last failure line back, newest first
@@ -262,125 +261,10 @@ pub fn failure_block(output: &str) -> Vec<&str> {
     block
 }
 
-/// Whether a line is one a test runner, compiler, linter or shell prints for a failure.
-pub fn is_failure_line(line: &str) -> bool {
-    // A shell's trace of the commands it runs (`set -x`) quotes them, whatever words they hold.
-    if line.trim_start().starts_with("+ ") || line.trim_start().starts_with("++") {
-        return false;
-    }
-    // Two patterns, for speed (regex-lite has no literal prefilter): what starts a line, tried at its start only,
-    // and what may stand anywhere, tried only on lines holding one of its words.
-    static AT_START: OnceLock<Regex> = OnceLock::new();
-    static ANYWHERE: OnceLock<Regex> = OnceLock::new();
-    let start = AT_START.get_or_init(|| {
-        Regex::new(concat!(
-            r"^\s*(?:(?:FAIL|FAILED|FAILURE|ERROR|FATAL)\b", // jest, vitest, go, pytest's summary, generic
-            r"|--- FAIL:",                                   // go test
-            r"|not ok \d+",                                  // TAP, node:test
-            r"|\d+:\d+\s+error\s",                           // eslint
-            r"|Traceback \(most recent call last\)",         // Python
-            r"|E\s{2,}\S",                                   // pytest's explanation lines
-            r"|[✗✘×●✖]\s",                                   // vitest, jest, node:test, mocha-like reporters
-            r"|\d+\) \S",                                    // numbered failures: mocha, rspec, phpunit, ExUnit
-            r"|\*\* \(\w+",                                  // Elixir's raised errors
-            r"|(?:[a-z_]\w*\.)*(?:[A-Z]\w*)?(?:Error|Exception)(?::\s|:?\s*$)", // TypeError: …, java.lang.…Exception: …
-            r"|test \S+ \.\.\. FAILED$)",                    // cargo test
-        ))
-        .expect("the failure markers compile")
-    });
-    if start.is_match(line) {
-        return true;
-    }
-    let lower = line.to_ascii_lowercase();
-    if !ANYWHERE_WORDS.iter().any(|w| lower.contains(w)) {
-        return false;
-    }
-    let anywhere = ANYWHERE.get_or_init(|| {
-        Regex::new(concat!(
-            r"\b(?:FAIL|FAILED|ERROR)\s*$", // gradle's `> test FAILED`, per-test result columns
-            r"|\[(?:FAIL|FAILED|ERROR|error|fail)\]", // xunit, sbt, maven
-            r"|\berror(?:\[E\d+\])?:",      // rustc, gcc, cargo, many CLIs
-            r"|\berror TS\d+:",             // tsc
-            r"|\b(?:fatal(?: error)?|CMake Error)\b", // gcc, git, cmake
-            r"|panicked at",                // Rust
-            r"|\bAssertionError\b|\bassert(?:ion)?\b.*\bfailed\b|\bFailed asserting\b",
-            r"|\bexpected\b.*\b(?:but (?:was|got)|got|to (?:be|equal|have|contain))\b", // assertion messages
-            r"|\b(?:aborted!|command not found|No such file or directory|Segmentation fault|core dumped)",
-            r"|\b(?:not installed|not available|Could not find|Could NOT find|Cannot find module|No module named)\b",
-            r"|\b(?:Unable to locate package|undefined (?:method|reference|symbol|variable)|never defined)\b",
-        ))
-        .expect("the failure markers compile")
-    });
-    anywhere.is_match(line)
-}
-
-/// Lower-case words one of which every marker that may stand anywhere in a line holds.
-const ANYWHERE_WORDS: [&str; 19] = [
-    "fail",
-    "error",
-    "fatal",
-    "panicked",
-    "assert",
-    "expected",
-    "aborted!",
-    "not found",
-    "no such file",
-    "segmentation fault",
-    "core dumped",
-    "not installed",
-    "not available",
-    "could not find",
-    "cannot find module",
-    "no module named",
-    "unable to locate",
-    "undefined",
-    "never defined",
-];
-
-/// Lines a CI runner prints when the job is over (Travis, GitHub Actions, GitLab).
-const JOB_ENDS: [&str; 3] = ["Done. Your build exited with", "Post job cleanup.", "Cleaning up project directory"];
-
 /// Whether a CI runner's section of this name runs after the build failed (cache uploads, after-failure dumps):
 /// what it prints is not why the build failed.
 fn after_failure_section(name: &str) -> bool {
     ["cache", "after_failure", "after_script", "after_success"].iter().any(|p| name.starts_with(p))
-}
-
-/// Whether a line is CI runner or build tool boilerplate: it says only that a step ran, passed or failed, the same
-/// in every failing build (exit statuses, make's and npm's wrappers, maven's and gradle's trailers, cache uploads,
-/// tests that passed).
-pub fn is_boilerplate(line: &str) -> bool {
-    static AT_START: OnceLock<Regex> = OnceLock::new();
-    static ANYWHERE: OnceLock<Regex> = OnceLock::new();
-    let start = AT_START.get_or_init(|| {
-        Regex::new(concat!(
-            r"^\s*(?:Exit code \d+|travis_(?:fold|time|terminate)|Done\. Your build exited|ERROR: Job failed",
-            r"|##\[(?:end)?group\]|make(?:\[\d+\])?: \*\*\*|error Command failed with exit code|info Visit https://yarnpkg",
-            r"|npm ERR! (?:code ELIFECYCLE|errno|Exit status|Failed at|Test failed|A complete log|This is probably|",
-            r"There is likely|Tell the author|\S+@\S+ \S+: |\s*$|\s+/)",
-            r"|\[ERROR\] (?:Failed to execute goal|-> \[Help|Re-run Maven|For more information|To see the full|",
-            r"After correcting|\[Help|mvn <goals>|\s*$)",
-            r"|FAILURE: Build failed with an exception|BUILD FAILED|\* (?:What went wrong|Try):",
-            r"|Execution failed for task|> There were failing tests|Run with --(?:stacktrace|info|scan)",
-            r"|error: (?:test failed, to rerun|aborting due to|could not compile)",
-            r"|store build cache|cache uploaded|changes detected|nothing changed|Done uploading artifacts",
-            r"|make(?:\[\d+\])?: (?:Entering|Leaving) directory",
-            // tests that passed or were skipped: never why a run failed, and a long run prints thousands
-            r"|=== (?:RUN|PAUSE|CONT)\s|--- (?:PASS|SKIP):|ok\s+\S+\s+\(?[\d.]+m?s|PASS$|[✓✔]\s)",
-        ))
-        .expect("the boilerplate patterns compile")
-    });
-    if start.is_match(line) {
-        return true;
-    }
-    if !(line.contains("exited with") || line.contains("Process completed with exit code") || line.contains("...")) {
-        return false;
-    }
-    let anywhere = ANYWHERE.get_or_init(|| {
-        Regex::new(r"\bexited with (?:code |status )?-?\d+\.?\s*$|Process completed with exit code|\s\.\.\.\s+(?:ok|passed|skipped)\s*$")
-            .expect("the boilerplate patterns compile")
-    });
-    anywhere.is_match(line)
 }
 
 /// A command line as "the same command": whitespace collapsed, leading `VAR=value` assignments and
@@ -388,23 +272,18 @@ pub fn is_boilerplate(line: &str) -> bool {
 /// replaced. The JS edge's command identity (`plugin/capture/command.js`) follows the same rule; a shared table
 /// of cases (`tests/fixtures/commands.json`) holds both to it.
 pub fn command_key(command: &str, workdir: &str) -> String {
-    static WRAPPERS: OnceLock<Regex> = OnceLock::new();
-    let wrappers = WRAPPERS.get_or_init(|| {
-        Regex::new(r#"^(?:[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+|(?:time|env|nice|nohup|command)\s+|timeout(?:\s+-\S+)*\s+\S+\s+)"#)
-            .expect("the wrapper pattern compiles")
-    });
-    let mut s = command.split_whitespace().collect::<Vec<_>>().join(" ");
-    loop {
-        let stripped = wrappers.replace(&s, "").into_owned();
-        if stripped == s {
-            break;
-        }
-        s = stripped;
+    let joined = command.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut s = joined.as_str();
+    while let Some(end) = markers::wrapper(s.as_bytes()) {
+        s = &s[end..];
     }
-    paths(&s, workdir)
+    paths(s, workdir)
 }
 
 fn cut(s: &str, max_chars: usize) -> &str {
+    if s.len() <= max_chars {
+        return s; // no more characters than bytes
+    }
     match s.char_indices().nth(max_chars) {
         Some((i, _)) => &s[..i],
         None => s,
