@@ -8,45 +8,24 @@
 //! space), a word byte is an ASCII letter, digit or `_`, and a word boundary is between a word byte and anything
 //! else (a byte of a non-ASCII character included).
 
+use crate::bytes::find_long;
+
 /// Lines a CI runner prints when the job is over (Travis, GitHub Actions, GitLab).
 const JOB_ENDS: [&str; 3] = ["Done. Your build exited with", "Post job cleanup.", "Cleaning up project directory"];
 
 /// Where what a CI runner prints once the job is over begins: the earliest of the last occurrences of
-/// [`JOB_ENDS`], or None. The whole output is read for them, from its end, eight bytes at a time for the two bytes
-/// they are found by (`Y`, `j`: rare in build output; a substring search per marker read it three times over).
+/// [`JOB_ENDS`], or None. The whole output is read for them (with the crate's search for long texts: `rfind` sets
+/// up a searcher for each and reads byte by byte).
 pub(super) fn job_end(output: &str) -> Option<usize> {
     let b = output.as_bytes();
-    let anchors = JOB_ENDS.map(|m| m.bytes().position(|c| c == b'Y' || c == b'j').unwrap_or_default());
-    let mut last: [Option<usize>; 3] = [None; 3];
-    let mut end = b.len();
-    while let Some(p) = rposition2(b, end, b'Y', b'j') {
-        for (k, m) in JOB_ENDS.iter().enumerate() {
-            let start = p.wrapping_sub(anchors[k]);
-            if last[k].is_none() && p >= anchors[k] && b[start..].starts_with(m.as_bytes()) {
-                last[k] = Some(start);
-            }
+    let last = |m: &str| {
+        let mut at = None;
+        while let Some(i) = find_long(b, m.as_bytes(), at.map_or(0, |i| i + 1)) {
+            at = Some(i);
         }
-        if last.iter().all(Option::is_some) {
-            break;
-        }
-        end = p;
-    }
-    last.into_iter().flatten().min()
-}
-
-/// The last index before `end` holding `x` or `y`.
-fn rposition2(b: &[u8], mut end: usize, x: u8, y: u8) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & (ONES << 7) != 0;
-    let (sx, sy) = (ONES * u64::from(x), ONES * u64::from(y));
-    while end >= 8 {
-        let word = u64::from_le_bytes(b[end - 8..end].try_into().unwrap_or_default());
-        if has_zero(word ^ sx) || has_zero(word ^ sy) {
-            break;
-        }
-        end -= 8;
-    }
-    b[..end].iter().rposition(|&c| c == x || c == y)
+        at
+    };
+    JOB_ENDS.iter().filter_map(|m| last(m)).min()
 }
 
 /// Whether a line is one a test runner, compiler, linter or shell prints for a failure.
@@ -62,56 +41,49 @@ pub fn is_failure_line(line: &str) -> bool {
 
 /// The markers a failure line starts with, after its indentation.
 fn starts_like_failure(s: &[u8]) -> bool {
-    // jest, vitest, go, pytest's summary, generic
+    let Some(&first) = s.first() else { return false };
     let word = |w: &[u8]| s.starts_with(w) && !is_word_at(s, w.len());
-    if [&b"FAIL"[..], b"FAILED", b"FAILURE", b"ERROR", b"FATAL"].into_iter().any(word) {
-        return true;
-    }
-    // go test, Python
-    if s.starts_with(b"--- FAIL:") || s.starts_with(b"Traceback (most recent call last)") {
-        return true;
-    }
-    // TAP, node:test
-    if s.starts_with(b"not ok ") && digits(s, 7) > 0 {
-        return true;
-    }
-    // eslint: `L:C  error  message`
-    let line_no = digits(s, 0);
-    if line_no > 0 && s.get(line_no) == Some(&b':') && digits(s, line_no + 1) > 0 {
-        let at = line_no + 1 + digits(s, line_no + 1);
-        let gap = space_run(s, at);
-        if gap > 0 && s[at + gap..].starts_with(b"error") && is_space_at(s, at + gap + 5) {
-            return true;
+    let number = digits(s, 0);
+    let hit = match first {
+        // jest, vitest, go, pytest's summary, generic
+        b'F' => [&b"FAIL"[..], b"FAILED", b"FAILURE", b"FATAL"].into_iter().any(word),
+        // the same; pytest's explanation lines (`E`, two or more spaces, something)
+        b'E' => word(b"ERROR") || (space_run(s, 1) >= 2 && 1 + space_run(s, 1) < s.len()),
+        // go test
+        b'-' => s.starts_with(b"--- FAIL:"),
+        // Python
+        b'T' => s.starts_with(b"Traceback (most recent call last)"),
+        // TAP, node:test
+        b'n' => s.starts_with(b"not ok ") && digits(s, 7) > 0,
+        // eslint (`L:C  error  message`); numbered failures: mocha, rspec, phpunit, ExUnit
+        b'0'..=b'9' => {
+            eslint_at(s, number)
+                || (s[number..].starts_with(b") ") && s.len() > number + 2 && !is_space_at(s, number + 2))
         }
-    }
-    // pytest's explanation lines: `E`, two or more spaces, something
-    if s.first() == Some(&b'E') {
-        let gap = space_run(s, 1);
-        if gap >= 2 && 1 + gap < s.len() {
-            return true;
+        // Elixir's raised errors
+        b'*' => s.starts_with(b"** (") && is_word_at(s, 4),
+        // cargo test
+        b't' => {
+            s.len() > 16
+                && s.starts_with(b"test ")
+                && s.ends_with(b" ... FAILED")
+                && !s[5..s.len() - 11].iter().any(|&c| is_space(c))
         }
+        // vitest, jest, node:test, mocha-like reporters
+        0xC3 | 0xE2 => ["✗", "✘", "×", "●", "✖"].iter().any(|m| s.starts_with(m.as_bytes()) && is_space_at(s, m.len())),
+        _ => false,
+    };
+    hit || (matches!(first, b'a'..=b'z' | b'A'..=b'Z' | b'_') && exception_at_start(s))
+}
+
+/// eslint's `L:C  error  ` after a line number of `number` digits.
+fn eslint_at(s: &[u8], number: usize) -> bool {
+    if s.get(number) != Some(&b':') || digits(s, number + 1) == 0 {
+        return false;
     }
-    // vitest, jest, node:test, mocha-like reporters
-    if ["✗", "✘", "×", "●", "✖"].iter().any(|m| s.starts_with(m.as_bytes()) && is_space_at(s, m.len())) {
-        return true;
-    }
-    // numbered failures: mocha, rspec, phpunit, ExUnit
-    if line_no > 0 && s[line_no..].starts_with(b") ") && s.len() > line_no + 2 && !is_space_at(s, line_no + 2) {
-        return true;
-    }
-    // Elixir's raised errors
-    if s.starts_with(b"** (") && is_word_at(s, 4) {
-        return true;
-    }
-    // cargo test
-    if s.len() > 16
-        && s.starts_with(b"test ")
-        && s.ends_with(b" ... FAILED")
-        && !s[5..s.len() - 11].iter().any(|&c| is_space(c))
-    {
-        return true;
-    }
-    exception_at_start(s)
+    let at = number + 1 + digits(s, number + 1);
+    let gap = space_run(s, at);
+    gap > 0 && s[at + gap..].starts_with(b"error") && is_space_at(s, at + gap + 5)
 }
 
 /// An exception's name at the line's start, then `: ` or the line's end: `TypeError: …`,
@@ -121,7 +93,7 @@ fn exception_at_start(s: &[u8]) -> bool {
     let mut p = 0;
     loop {
         for kw in [&b"Error"[..], b"Exception"] {
-            if s[p..].starts_with(kw) && is_exception_prefix(&s[..p]) {
+            if s.get(p) == Some(&b'E') && s[p..].starts_with(kw) && is_exception_prefix(&s[..p]) {
                 let rest = &s[p + kw.len()..];
                 if rest.first() == Some(&b':') && is_space_at(rest, 1) {
                     return true;
@@ -159,14 +131,22 @@ fn mentions_failure(b: &[u8]) -> bool {
     if [&b"FAIL"[..], b"FAILED", b"ERROR"].iter().any(|w| t.ends_with(w) && !is_word_before(t, t.len() - w.len())) {
         return true;
     }
-    for i in 0..b.len() {
+    let mut after_word = false;
+    for (i, &c) in b.iter().enumerate() {
+        let at_word = !after_word;
+        let class = BYTE_CLASS[usize::from(c)];
+        after_word = class & WORD != 0;
+        // Most bytes are inside a word and start no marker: passed over at once.
+        if class & ANYWHERE == 0 && !(at_word && class & WORD_START != 0) {
+            continue;
+        }
         let r = &b[i..];
-        let hit = match b[i] {
+        let hit = match c {
             // xunit, sbt, maven
             b'[' => [&b"[FAIL]"[..], b"[FAILED]", b"[ERROR]", b"[error]", b"[fail]"].iter().any(|w| r.starts_with(w)),
             // Rust, also inside a word
-            b'p' if r.starts_with(b"panicked at") => true,
-            _ if is_word_before(b, i) => false,
+            b'p' => r.starts_with(b"panicked at"),
+            _ if !at_word => false,
             // rustc, gcc, cargo, many CLIs (`error:`, `error[E0308]:`); tsc (`error TS2322:`); assertion messages
             b'e' => error_at(r) || (r.starts_with(b"expected") && !is_word_at(r, 8) && got_after(b, i + 8)),
             // assertion libraries
@@ -194,6 +174,32 @@ fn mentions_failure(b: &[u8]) -> bool {
     }
     false
 }
+
+/// What [`mentions_failure`] looks for at a byte: a word byte, the first byte of a marker that starts a word, of
+/// one that may stand anywhere.
+const WORD: u8 = 1;
+const WORD_START: u8 = 2;
+const ANYWHERE: u8 = 4;
+static BYTE_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            t[c] |= WORD;
+        }
+        c += 1;
+    }
+    let starts = b"eaAFfCcNSnUu";
+    let mut k = 0;
+    while k < starts.len() {
+        t[starts[k] as usize] |= WORD_START;
+        k += 1;
+    }
+    t[b'[' as usize] |= ANYWHERE;
+    t[b'p' as usize] |= ANYWHERE;
+    t
+};
 
 /// `error:`, `error[E…]:` or `error TS…:` at the start of `r`.
 fn error_at(r: &[u8]) -> bool {
@@ -279,7 +285,9 @@ fn boilerplate_start(s: &[u8]) -> bool {
         b"--- PASS:",
         b"--- SKIP:",
     ];
-    if PREFIXES.iter().any(|p| s.starts_with(p)) || s == b"PASS" {
+    let Some(&first) = s.first() else { return false };
+    // (Each table is tried only on its entries' first byte: a call to compare bytes costs more in wasm.)
+    if PREFIXES.iter().any(|p| p[0] == first && s.starts_with(p)) || s == b"PASS" {
         return true;
     }
     if s.starts_with(b"Exit code ") && digits(s, 10) > 0 {
@@ -305,7 +313,11 @@ fn boilerplate_start(s: &[u8]) -> bool {
             b"Tell the author",
         ];
         let gap = space_run(r, 0);
-        if NPM.iter().any(|p| r.starts_with(p)) || gap == r.len() || (gap > 0 && r[gap] == b'/') || npm_script(r) {
+        if NPM.iter().any(|p| r.first() == Some(&p[0]) && r.starts_with(p))
+            || gap == r.len()
+            || (gap > 0 && r[gap] == b'/')
+            || npm_script(r)
+        {
             return true;
         }
     }
@@ -320,7 +332,7 @@ fn boilerplate_start(s: &[u8]) -> bool {
             b"[Help",
             b"mvn <goals>",
         ];
-        if MAVEN.iter().any(|p| r.starts_with(p)) || r.iter().all(|&c| is_space(c)) {
+        if MAVEN.iter().any(|p| r.first() == Some(&p[0]) && r.starts_with(p)) || r.iter().all(|&c| is_space(c)) {
             return true;
         }
     }
@@ -369,17 +381,17 @@ fn boilerplate_end(b: &[u8]) -> bool {
     if find(b, b"Process completed with exit code", 0).is_some() {
         return true;
     }
-    let mut from = 0;
-    while let Some(i) = find_starting_word(b, b"exited with ", from) {
-        from = i + 1;
-        let r = &b[i + 12..];
-        let r = r.strip_prefix(b"code ").or_else(|| r.strip_prefix(b"status ")).unwrap_or(r);
-        let r = r.strip_prefix(b"-").unwrap_or(r);
-        let n = digits(r, 0);
-        let r = &r[n..];
-        if n > 0 && r.strip_prefix(b".").unwrap_or(r).iter().all(|&c| is_space(c)) {
-            return true;
-        }
+    // `exited with [code |status ][-]N[.]` at the end, read backwards.
+    let t = trim_end_spaces(b);
+    let t = t.strip_suffix(b".").unwrap_or(t);
+    let n = t.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    let t = &t[..t.len() - n];
+    let t = t.strip_suffix(b"-").unwrap_or(t);
+    let exited = [&b"exited with "[..], b"exited with code ", b"exited with status "]
+        .iter()
+        .any(|w| t.ends_with(w) && !is_word_before(t, t.len() - w.len()));
+    if n > 0 && exited {
+        return true;
     }
     // `name ... ok`
     let t = trim_end_spaces(b);
@@ -482,7 +494,7 @@ fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
     while i + needle.len() <= hay.len() {
         let at = i + hay[i..hay.len() - needle.len() + 1].iter().position(|&c| c == first)?;
-        if hay[at..].starts_with(needle) {
+        if (needle.len() < 2 || hay[at + 1] == needle[1]) && hay[at..].starts_with(needle) {
             return Some(at);
         }
         i = at + 1;

@@ -7,6 +7,7 @@
 //! existed, so both agree byte for byte. Changing what goes into the hash means a new [`VERSION`]: old lines keep
 //! the group they had.
 
+use crate::bytes::{quote_or_backslash, SIMPLE_ESCAPES};
 use crate::context::Stamps;
 use crate::outcome::{Outcome, Target};
 use crate::parse::strict_json::{self, encode_string};
@@ -127,7 +128,7 @@ pub fn of_line(line: &str) -> Option<Fingerprint> {
 
 /// The fingerprint of a line whose member tokens `get(name)` gives (its first member of that name).
 fn of_members<'a>(get: &dyn Fn(&str) -> Option<&'a str>) -> Option<Fingerprint> {
-    let text = |name: &str| get(name).and_then(strict_json::decode_string).unwrap_or_default();
+    let text = |name: &str| get(name).and_then(decoded).unwrap_or_default();
     if !get("trigger").is_some_and(|t| t.ends_with(".failed\"")) {
         return None;
     }
@@ -144,6 +145,49 @@ fn of_members<'a>(get: &dyn Fn(&str) -> Option<&'a str>) -> Option<Fingerprint> 
     let workdir = Some(text("workdir")).filter(|s| !s.is_empty()).unwrap_or_else(|| text("pwd"));
     let exit = get("exit").map(str::to_owned).unwrap_or_default();
     Some(of_facts(&Facts { repo, command, exit, output, workdir }))
+}
+
+/// A member's string token decoded as [`strict_json::decode_string`] decodes it, without checking the token again:
+/// every token here is one the scanner checked or the context made (a check of the output's token read it whole a
+/// second time, most of what the fingerprint cost). What is not a plain string token goes to `decode_string`.
+fn decoded(token: &str) -> Option<String> {
+    let b = token.as_bytes();
+    if b.len() < 2 || b[0] != b'"' || b[b.len() - 1] != b'"' {
+        return strict_json::decode_string(token);
+    }
+    let end = b.len() - 1;
+    let mut out = String::with_capacity(end - 1);
+    let mut i = 1;
+    while i < end {
+        let j = quote_or_backslash(&b[..end], i);
+        out.push_str(&token[i..j]);
+        if j == end {
+            break;
+        }
+        if b[j] != b'\\' || j + 1 == end {
+            return strict_json::decode_string(token);
+        }
+        if b[j + 1] != b'u' {
+            match SIMPLE_ESCAPES[usize::from(b[j + 1])] {
+                0 => return strict_json::decode_string(token),
+                c => out.push(char::from(c)),
+            }
+            i = j + 2;
+            continue;
+        }
+        let hi = strict_json::hex4(b, j + 2)?;
+        // A surrogate that is not the first half of a pair is no character: `char::from_u32` refuses it.
+        let (cp, len) = match hi {
+            0xD800..=0xDBFF if b.get(j + 6..j + 8) == Some(b"\\u") => match strict_json::hex4(b, j + 8)? {
+                lo @ 0xDC00..=0xDFFF => (0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00), 12),
+                _ => return None,
+            },
+            _ => (hi, 6),
+        };
+        out.push(char::from_u32(cp)?);
+        i = j + len;
+    }
+    Some(out)
 }
 
 /// Whether a member's key token names `name` (escapes decoded only when the token has any).

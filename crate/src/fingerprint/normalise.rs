@@ -39,6 +39,9 @@ pub fn normalise(line: &str, workdir: &str) -> String {
                     i = end;
                 }
             }
+        } else if b[i].is_ascii() {
+            out.push(char::from(b[i]));
+            i += 1;
         } else {
             // Copy one whole character (the input is UTF-8; a placeholder only ever starts at an ASCII byte).
             let len = s[i..].chars().next().map_or(1, char::len_utf8);

@@ -620,3 +620,38 @@ fn the_job_end_is_the_earliest_of_the_last_markers() {
         assert_eq!(markers::job_end(&s), reference(&s), "{s:?}");
     }
 }
+
+/// The fingerprint's decoding of a member's token is the scanner's: on tokens written by the encoder, escapes of
+/// every kind, and what is no plain string token.
+#[test]
+fn tokens_decode_as_the_scanner_decodes_them() {
+    let mut tokens: Vec<String> = [
+        r#""plain""#,
+        r#""""#,
+        r#""a\nb\t\"c\" \\ \/ \b\f\r""#,
+        r#""\u00e9\u0041""#,
+        r#""\ud83d\ude00 x""#,
+        r#""\ud83d x""#,
+        r#""\ude00""#,
+        r#""\ud83d\u0041""#,
+        r#""\u12""#,
+        r#""\x""#,
+        r#""a\""#,
+        "\"a\"b\"",
+        "42",
+        "null",
+        r#"{"a":"\n"}"#,
+        "\"",
+        "",
+        r#""\u00"#,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let cases = cases();
+    tokens.extend(cases.iter().map(|c| crate::parse::strict_json::string_token(c["a"].as_str().unwrap())));
+    tokens.push(crate::parse::strict_json::string_token(&"x\u{7f}é\u{2028}😀\"\\\n".repeat(40)));
+    for t in tokens {
+        assert_eq!(decoded(&t), crate::parse::strict_json::decode_string(&t), "{t:?}");
+    }
+}
