@@ -8,24 +8,55 @@
 //! space), a word byte is an ASCII letter, digit or `_`, and a word boundary is between a word byte and anything
 //! else (a byte of a non-ASCII character included).
 
-use crate::bytes::find_long;
+use crate::bytes::find_from;
 
 /// Lines a CI runner prints when the job is over (Travis, GitHub Actions, GitLab).
 const JOB_ENDS: [&str; 3] = ["Done. Your build exited with", "Post job cleanup.", "Cleaning up project directory"];
 
 /// Where what a CI runner prints once the job is over begins: the earliest of the last occurrences of
-/// [`JOB_ENDS`], or None. The whole output is read for them (with the crate's search for long texts: `rfind` sets
-/// up a searcher for each and reads byte by byte).
+/// [`JOB_ENDS`], or None. The whole output is read for them once, for the two bytes they are found by (`Y`, `j`:
+/// rare in build output), sixteen bytes at a time in wasm (a search per marker read it three times over).
 pub(super) fn job_end(output: &str) -> Option<usize> {
     let b = output.as_bytes();
-    let last = |m: &str| {
-        let mut at = None;
-        while let Some(i) = find_long(b, m.as_bytes(), at.map_or(0, |i| i + 1)) {
-            at = Some(i);
+    let anchors = JOB_ENDS.map(|m| m.bytes().position(|c| c == b'Y' || c == b'j').unwrap_or_default());
+    let mut last: [Option<usize>; 3] = [None; 3];
+    let mut check = |p: usize| {
+        for (k, m) in JOB_ENDS.iter().enumerate() {
+            if p >= anchors[k] && b[p - anchors[k]..].starts_with(m.as_bytes()) {
+                last[k] = Some(p - anchors[k]);
+            }
         }
-        at
     };
-    JOB_ENDS.iter().filter_map(|m| last(m)).min()
+    let mut i = 0;
+    while let Some(chunk) = b.get(i..i + 16) {
+        let mut hits = y_or_j16(chunk);
+        while hits != 0 {
+            check(i + hits.trailing_zeros() as usize);
+            hits &= hits - 1;
+        }
+        i += 16;
+    }
+    for (k, &c) in b[i..].iter().enumerate() {
+        if c == b'Y' || c == b'j' {
+            check(i + k);
+        }
+    }
+    last.into_iter().flatten().min()
+}
+
+/// Bit k: byte k of the sixteen is `Y` or `j` (wasm simd128).
+#[cfg(target_arch = "wasm32")]
+#[target_feature(enable = "simd128")]
+fn y_or_j16(chunk: &[u8]) -> u32 {
+    use core::arch::wasm32::*;
+    // SAFETY: the chunk holds 16 readable bytes; wasm loads need no alignment.
+    let v = unsafe { v128_load(chunk.as_ptr().cast::<v128>()) };
+    u32::from(u8x16_bitmask(v128_or(i8x16_eq(v, u8x16_splat(b'Y')), i8x16_eq(v, u8x16_splat(b'j')))))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn y_or_j16(chunk: &[u8]) -> u32 {
+    chunk.iter().enumerate().fold(0, |bits, (k, &c)| bits | (u32::from(c == b'Y' || c == b'j') << k))
 }
 
 /// Whether a line is one a test runner, compiler, linter or shell prints for a failure.
@@ -490,16 +521,7 @@ fn trim_end_spaces(s: &[u8]) -> &[u8] {
 
 /// The first occurrence of `needle` in `hay` at or after `from`.
 fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
-    let first = needle[0];
-    let mut i = from;
-    while i + needle.len() <= hay.len() {
-        let at = i + hay[i..hay.len() - needle.len() + 1].iter().position(|&c| c == first)?;
-        if (needle.len() < 2 || hay[at + 1] == needle[1]) && hay[at..].starts_with(needle) {
-            return Some(at);
-        }
-        i = at + 1;
-    }
-    None
+    find_from(hay, needle, from)
 }
 
 /// The first occurrence at or after `from` with a word boundary before it (`needle` starts with a word byte).
