@@ -23,7 +23,9 @@ pub fn normalise(line: &str, workdir: &str) -> String {
     while i < b.len() {
         let after_word = i > 0 && is_word(b[i - 1]);
         let after_letter = i > 0 && b[i - 1].is_ascii_alphabetic();
-        let step = if after_word { None } else { placeholder(b, i) };
+        // Every placeholder starts with a digit, a lower-case letter or a hex digit (a uuid's may be upper-case).
+        let may_start = b[i].is_ascii_digit() || b[i].is_ascii_lowercase() || (b'A'..=b'F').contains(&b[i]);
+        let step = if after_word || !may_start { None } else { placeholder(b, i) };
         if let Some((len, to)) = step {
             out.push_str(to);
             i += len;
