@@ -18,6 +18,9 @@ export const BOOSTS = {
   /** A teammate's entry (a team row) of the same repository counts this share: just below this machine's own
    *  when both match equally, far above another repository's. */
   teammate: 0.95,
+  /** The same in a hint, where it only keeps this machine's lesson first when both match: a teammate's lesson is
+   *  as much evidence about the failure, and at the bar a smaller share drops it where the same words would pass. */
+  hintTeammate: 0.99,
   /** Per file named by both the query and the entry (two at most). */
   sharedFile: 0.3,
   /** The same for a hint: a file a failure and a lesson both name is what a failure's words rarely are, specific. */
@@ -74,7 +77,7 @@ function shared(a, b) {
 export function boost(hit, query, context) {
   let f = 1;
   if (hit.machine) {
-    f *= BOOSTS.teammate;
+    f *= context.hint ? BOOSTS.hintTeammate : BOOSTS.teammate;
     if (context.gitDir && !(context.repoKey && hit.team_key === context.repoKey)) f *= BOOSTS.otherRepo;
   } else if (context.gitDir && hit.git_dir !== context.gitDir) f *= BOOSTS.otherRepo;
   f *= 1 + (context.hint ? BOOSTS.hintSharedFile : BOOSTS.sharedFile) * shared(query.files, hit.files);

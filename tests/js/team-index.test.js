@@ -9,6 +9,7 @@ import { missingDriver } from "../../plugin/recall/driver.js";
 import { record } from "../../plugin/recorder.js";
 import { ALL_REPOS, addTeamRows, forgetTeam, pullPlan, repoKey, teamPosition, teamRows } from "../../plugin/recall/team.js";
 import { AUTO_PULL_MS, readTeamState } from "../../plugin/recall/team-state.js";
+import { BOOSTS } from "../../plugin/recall/rank.js";
 
 const skip = missingDriver() ?? false;
 
@@ -71,6 +72,34 @@ test("a teammate's entry ranks just below this machine's equal one, above anothe
   assert.deepEqual(repo.hits.map((h) => h.eid), [mine, "0000000000mat"], "scope repo: own and team rows of this repository");
   const there = await service.find("quetzal integration broker", { cwd: w.other });
   assert.deepEqual(there.hits.map((h) => h.eid), [elsewhere], "not the team row of another repository");
+  await service.close();
+});
+
+test("in a hint a teammate's lesson counts as one's own, only ordered after it", { skip }, async () => {
+  const w = world();
+  // One rare word and the file both name: a hint's evidence at the bar's edge, where a lesser share would drop it.
+  const lesson = "ENOENT for fixtures/quokka-golden.json in npm test after a fresh clone: npm run fixtures makes them";
+  const failure = { command: "npm test", output: "Error: ENOENT: no such file or directory, open 'fixtures/quokka-golden.json'" };
+  const mine = record(JSON.stringify({ kind: "lesson", lesson }), { env: w.env, cwd: w.widget, session: "s1" }).eid;
+  const ix = await open(w);
+  const plan = pullPlan(ix.db, [repoKey("git@example.com:acme/widget.git")]);
+  addTeamRows(ix.db, [teamRow({ eid: "0000000000qka", kind: "lesson", lesson, capture: "agent", ts: new Date().toISOString() })], plan, nextId);
+  ix.close();
+  const { createRecall, repoOf } = await import("../../plugin/recall/service.js");
+  const { search } = await import("../../plugin/recall/search.js");
+  const { failureQuery } = await import("../../plugin/recall/query.js");
+  const repo = repoOf(w.widget);
+  const ix2 = await open(w);
+  // Scored without the bar (a young index's IDFs are not an old one's): what matters is the share.
+  const { hits } = search(ix2.db, failureQuery(failure), { mode: "hint", min: 0, gitDir: repo.gitDir, repoKey: repo.key });
+  ix2.close();
+  assert.deepEqual(hits.map((h) => h.eid), [mine, "0000000000qka"], "this machine's first");
+  const share = hits[1].score / hits[0].score;
+  assert.ok(share < 1 && share > BOOSTS.hintTeammate - 1e-6, `a hint's share ${share}`);
+  const service = createRecall({ file: w.file, env: w.env });
+  const recall = await service.find("ENOENT quokka golden fixtures", { cwd: w.widget });
+  // (1e-6: the two were written a few milliseconds apart, and recency counts those too.)
+  assert.ok(recall.hits[1].score < recall.hits[0].score * (BOOSTS.teammate + 1e-6), "a recall keeps the teammate's share");
   await service.close();
 });
 

@@ -7,13 +7,13 @@
 //! existed, so both agree byte for byte. Changing what goes into the hash means a new [`VERSION`]: old lines keep
 //! the group they had.
 
+use crate::bytes::{quote_or_backslash, SIMPLE_ESCAPES};
 use crate::context::Stamps;
 use crate::outcome::{Outcome, Target};
 use crate::parse::strict_json::{self, encode_string};
-use regex_lite::Regex;
-use std::sync::OnceLock;
-
+mod markers;
 mod normalise;
+pub use markers::{is_boilerplate, is_failure_line};
 pub use normalise::{normalise, paths};
 
 /// The rule's version, the prefix of every fingerprint it makes.
@@ -128,7 +128,7 @@ pub fn of_line(line: &str) -> Option<Fingerprint> {
 
 /// The fingerprint of a line whose member tokens `get(name)` gives (its first member of that name).
 fn of_members<'a>(get: &dyn Fn(&str) -> Option<&'a str>) -> Option<Fingerprint> {
-    let text = |name: &str| get(name).and_then(strict_json::decode_string).unwrap_or_default();
+    let text = |name: &str| get(name).and_then(decoded).unwrap_or_default();
     if !get("trigger").is_some_and(|t| t.ends_with(".failed\"")) {
         return None;
     }
@@ -145,6 +145,49 @@ fn of_members<'a>(get: &dyn Fn(&str) -> Option<&'a str>) -> Option<Fingerprint> 
     let workdir = Some(text("workdir")).filter(|s| !s.is_empty()).unwrap_or_else(|| text("pwd"));
     let exit = get("exit").map(str::to_owned).unwrap_or_default();
     Some(of_facts(&Facts { repo, command, exit, output, workdir }))
+}
+
+/// A member's string token decoded as [`strict_json::decode_string`] decodes it, without checking the token again:
+/// every token here is one the scanner checked or the context made (a check of the output's token read it whole a
+/// second time, most of what the fingerprint cost). What is not a plain string token goes to `decode_string`.
+fn decoded(token: &str) -> Option<String> {
+    let b = token.as_bytes();
+    if b.len() < 2 || b[0] != b'"' || b[b.len() - 1] != b'"' {
+        return strict_json::decode_string(token);
+    }
+    let end = b.len() - 1;
+    let mut out = String::with_capacity(end - 1);
+    let mut i = 1;
+    while i < end {
+        let j = quote_or_backslash(&b[..end], i);
+        out.push_str(&token[i..j]);
+        if j == end {
+            break;
+        }
+        if b[j] != b'\\' || j + 1 == end {
+            return strict_json::decode_string(token);
+        }
+        if b[j + 1] != b'u' {
+            match SIMPLE_ESCAPES[usize::from(b[j + 1])] {
+                0 => return strict_json::decode_string(token),
+                c => out.push(char::from(c)),
+            }
+            i = j + 2;
+            continue;
+        }
+        let hi = strict_json::hex4(b, j + 2)?;
+        // A surrogate that is not the first half of a pair is no character: `char::from_u32` refuses it.
+        let (cp, len) = match hi {
+            0xD800..=0xDBFF if b.get(j + 6..j + 8) == Some(b"\\u") => match strict_json::hex4(b, j + 8)? {
+                lo @ 0xDC00..=0xDFFF => (0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00), 12),
+                _ => return None,
+            },
+            _ => (hi, 6),
+        };
+        out.push(char::from_u32(cp)?);
+        i = j + len;
+    }
+    Some(out)
 }
 
 /// Whether a member's key token names `name` (escapes decoded only when the token has any).
@@ -203,7 +246,7 @@ fn signature_in<'o>(output: &'o str, workdir: &str) -> Vec<(&'o str, String)> {
 /// step; what ended the run is what the fix is about, and the boilerplate after it says only that it failed.
 pub fn failure_block(output: &str) -> Vec<&str> {
     // What a CI runner prints once the job is over (its own scripts' complaints included) is not the build's.
-    let output = JOB_ENDS.iter().filter_map(|m| output.rfind(m)).min().map_or(output, |end| &output[..end]);
+    let output = markers::job_end(output).map_or(output, |end| &output[..end]);
     // Read from the end: the last block is usually near it, so most of a long output is never matched.
     let mut after: Vec<&str> = Vec::new(); // lines after the last failure line, newest first
     let mut block: Vec<&str> = Vec::new(); // from the last failure line back, newest first
@@ -218,7 +261,9 @@ pub fn failure_block(output: &str) -> Vec<&str> {
             }
             continue;
         }
-        if let Some(name) = l.strip_prefix("travis_fold:end:").filter(|n| after_failure_section(n)) {
+        // (The first byte is tested first: it spares wasm a call to compare bytes on every line.)
+        let section_end = if l.starts_with('t') { l.strip_prefix("travis_fold:end:") } else { None };
+        if let Some(name) = section_end.filter(|n| after_failure_section(n)) {
             fold = Some(name);
             continue;
         }
@@ -262,125 +307,10 @@ pub fn failure_block(output: &str) -> Vec<&str> {
     block
 }
 
-/// Whether a line is one a test runner, compiler, linter or shell prints for a failure.
-pub fn is_failure_line(line: &str) -> bool {
-    // A shell's trace of the commands it runs (`set -x`) quotes them, whatever words they hold.
-    if line.trim_start().starts_with("+ ") || line.trim_start().starts_with("++") {
-        return false;
-    }
-    // Two patterns, for speed (regex-lite has no literal prefilter): what starts a line, tried at its start only,
-    // and what may stand anywhere, tried only on lines holding one of its words.
-    static AT_START: OnceLock<Regex> = OnceLock::new();
-    static ANYWHERE: OnceLock<Regex> = OnceLock::new();
-    let start = AT_START.get_or_init(|| {
-        Regex::new(concat!(
-            r"^\s*(?:(?:FAIL|FAILED|FAILURE|ERROR|FATAL)\b", // jest, vitest, go, pytest's summary, generic
-            r"|--- FAIL:",                                   // go test
-            r"|not ok \d+",                                  // TAP, node:test
-            r"|\d+:\d+\s+error\s",                           // eslint
-            r"|Traceback \(most recent call last\)",         // Python
-            r"|E\s{2,}\S",                                   // pytest's explanation lines
-            r"|[✗✘×●✖]\s",                                   // vitest, jest, node:test, mocha-like reporters
-            r"|\d+\) \S",                                    // numbered failures: mocha, rspec, phpunit, ExUnit
-            r"|\*\* \(\w+",                                  // Elixir's raised errors
-            r"|(?:[a-z_]\w*\.)*(?:[A-Z]\w*)?(?:Error|Exception)(?::\s|:?\s*$)", // TypeError: …, java.lang.…Exception: …
-            r"|test \S+ \.\.\. FAILED$)",                    // cargo test
-        ))
-        .expect("the failure markers compile")
-    });
-    if start.is_match(line) {
-        return true;
-    }
-    let lower = line.to_ascii_lowercase();
-    if !ANYWHERE_WORDS.iter().any(|w| lower.contains(w)) {
-        return false;
-    }
-    let anywhere = ANYWHERE.get_or_init(|| {
-        Regex::new(concat!(
-            r"\b(?:FAIL|FAILED|ERROR)\s*$", // gradle's `> test FAILED`, per-test result columns
-            r"|\[(?:FAIL|FAILED|ERROR|error|fail)\]", // xunit, sbt, maven
-            r"|\berror(?:\[E\d+\])?:",      // rustc, gcc, cargo, many CLIs
-            r"|\berror TS\d+:",             // tsc
-            r"|\b(?:fatal(?: error)?|CMake Error)\b", // gcc, git, cmake
-            r"|panicked at",                // Rust
-            r"|\bAssertionError\b|\bassert(?:ion)?\b.*\bfailed\b|\bFailed asserting\b",
-            r"|\bexpected\b.*\b(?:but (?:was|got)|got|to (?:be|equal|have|contain))\b", // assertion messages
-            r"|\b(?:aborted!|command not found|No such file or directory|Segmentation fault|core dumped)",
-            r"|\b(?:not installed|not available|Could not find|Could NOT find|Cannot find module|No module named)\b",
-            r"|\b(?:Unable to locate package|undefined (?:method|reference|symbol|variable)|never defined)\b",
-        ))
-        .expect("the failure markers compile")
-    });
-    anywhere.is_match(line)
-}
-
-/// Lower-case words one of which every marker that may stand anywhere in a line holds.
-const ANYWHERE_WORDS: [&str; 19] = [
-    "fail",
-    "error",
-    "fatal",
-    "panicked",
-    "assert",
-    "expected",
-    "aborted!",
-    "not found",
-    "no such file",
-    "segmentation fault",
-    "core dumped",
-    "not installed",
-    "not available",
-    "could not find",
-    "cannot find module",
-    "no module named",
-    "unable to locate",
-    "undefined",
-    "never defined",
-];
-
-/// Lines a CI runner prints when the job is over (Travis, GitHub Actions, GitLab).
-const JOB_ENDS: [&str; 3] = ["Done. Your build exited with", "Post job cleanup.", "Cleaning up project directory"];
-
 /// Whether a CI runner's section of this name runs after the build failed (cache uploads, after-failure dumps):
 /// what it prints is not why the build failed.
 fn after_failure_section(name: &str) -> bool {
     ["cache", "after_failure", "after_script", "after_success"].iter().any(|p| name.starts_with(p))
-}
-
-/// Whether a line is CI runner or build tool boilerplate: it says only that a step ran, passed or failed, the same
-/// in every failing build (exit statuses, make's and npm's wrappers, maven's and gradle's trailers, cache uploads,
-/// tests that passed).
-pub fn is_boilerplate(line: &str) -> bool {
-    static AT_START: OnceLock<Regex> = OnceLock::new();
-    static ANYWHERE: OnceLock<Regex> = OnceLock::new();
-    let start = AT_START.get_or_init(|| {
-        Regex::new(concat!(
-            r"^\s*(?:Exit code \d+|travis_(?:fold|time|terminate)|Done\. Your build exited|ERROR: Job failed",
-            r"|##\[(?:end)?group\]|make(?:\[\d+\])?: \*\*\*|error Command failed with exit code|info Visit https://yarnpkg",
-            r"|npm ERR! (?:code ELIFECYCLE|errno|Exit status|Failed at|Test failed|A complete log|This is probably|",
-            r"There is likely|Tell the author|\S+@\S+ \S+: |\s*$|\s+/)",
-            r"|\[ERROR\] (?:Failed to execute goal|-> \[Help|Re-run Maven|For more information|To see the full|",
-            r"After correcting|\[Help|mvn <goals>|\s*$)",
-            r"|FAILURE: Build failed with an exception|BUILD FAILED|\* (?:What went wrong|Try):",
-            r"|Execution failed for task|> There were failing tests|Run with --(?:stacktrace|info|scan)",
-            r"|error: (?:test failed, to rerun|aborting due to|could not compile)",
-            r"|store build cache|cache uploaded|changes detected|nothing changed|Done uploading artifacts",
-            r"|make(?:\[\d+\])?: (?:Entering|Leaving) directory",
-            // tests that passed or were skipped: never why a run failed, and a long run prints thousands
-            r"|=== (?:RUN|PAUSE|CONT)\s|--- (?:PASS|SKIP):|ok\s+\S+\s+\(?[\d.]+m?s|PASS$|[✓✔]\s)",
-        ))
-        .expect("the boilerplate patterns compile")
-    });
-    if start.is_match(line) {
-        return true;
-    }
-    if !(line.contains("exited with") || line.contains("Process completed with exit code") || line.contains("...")) {
-        return false;
-    }
-    let anywhere = ANYWHERE.get_or_init(|| {
-        Regex::new(r"\bexited with (?:code |status )?-?\d+\.?\s*$|Process completed with exit code|\s\.\.\.\s+(?:ok|passed|skipped)\s*$")
-            .expect("the boilerplate patterns compile")
-    });
-    anywhere.is_match(line)
 }
 
 /// A command line as "the same command": whitespace collapsed, leading `VAR=value` assignments and
@@ -388,23 +318,18 @@ pub fn is_boilerplate(line: &str) -> bool {
 /// replaced. The JS edge's command identity (`plugin/capture/command.js`) follows the same rule; a shared table
 /// of cases (`tests/fixtures/commands.json`) holds both to it.
 pub fn command_key(command: &str, workdir: &str) -> String {
-    static WRAPPERS: OnceLock<Regex> = OnceLock::new();
-    let wrappers = WRAPPERS.get_or_init(|| {
-        Regex::new(r#"^(?:[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|\S*)\s+|(?:time|env|nice|nohup|command)\s+|timeout(?:\s+-\S+)*\s+\S+\s+)"#)
-            .expect("the wrapper pattern compiles")
-    });
-    let mut s = command.split_whitespace().collect::<Vec<_>>().join(" ");
-    loop {
-        let stripped = wrappers.replace(&s, "").into_owned();
-        if stripped == s {
-            break;
-        }
-        s = stripped;
+    let joined = command.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut s = joined.as_str();
+    while let Some(end) = markers::wrapper(s.as_bytes()) {
+        s = &s[end..];
     }
-    paths(&s, workdir)
+    paths(s, workdir)
 }
 
 fn cut(s: &str, max_chars: usize) -> &str {
+    if s.len() <= max_chars {
+        return s; // no more characters than bytes
+    }
     match s.char_indices().nth(max_chars) {
         Some((i, _)) => &s[..i],
         None => s,

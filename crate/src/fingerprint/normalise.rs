@@ -23,7 +23,9 @@ pub fn normalise(line: &str, workdir: &str) -> String {
     while i < b.len() {
         let after_word = i > 0 && is_word(b[i - 1]);
         let after_letter = i > 0 && b[i - 1].is_ascii_alphabetic();
-        let step = if after_word { None } else { placeholder(b, i) };
+        // Every placeholder starts with a digit, a lower-case letter or a hex digit (a uuid's may be upper-case).
+        let may_start = b[i].is_ascii_digit() || b[i].is_ascii_lowercase() || (b'A'..=b'F').contains(&b[i]);
+        let step = if after_word || !may_start { None } else { placeholder(b, i) };
         if let Some((len, to)) = step {
             out.push_str(to);
             i += len;
@@ -39,6 +41,9 @@ pub fn normalise(line: &str, workdir: &str) -> String {
                     i = end;
                 }
             }
+        } else if b[i].is_ascii() {
+            out.push(char::from(b[i]));
+            i += 1;
         } else {
             // Copy one whole character (the input is UTF-8; a placeholder only ever starts at an ASCII byte).
             let len = s[i..].chars().next().map_or(1, char::len_utf8);
@@ -54,7 +59,7 @@ pub fn normalise(line: &str, workdir: &str) -> String {
 /// The command identity's rule too: plugin/capture/command.js follows it.
 pub fn paths(s: &str, workdir: &str) -> String {
     let wd = workdir.trim_end_matches('/');
-    let s = if wd.len() > 1 && s.contains(wd) { s.replace(wd, "<repo>") } else { s.to_owned() };
+    let s = if wd.len() > 1 { replace_all(s, wd, "<repo>") } else { s.to_owned() };
     let b = s.as_bytes();
     let mut out = String::with_capacity(s.len());
     let (mut i, mut copied) = (0, 0);
@@ -73,6 +78,20 @@ pub fn paths(s: &str, workdir: &str) -> String {
             }
             None => i += 1,
         }
+    }
+    out.push_str(&s[copied..]);
+    out
+}
+
+/// `s.replace(from, to)`, with the crate's search: `str`'s sets up a searcher for every call, which costs more
+/// than the search in a line.
+fn replace_all(s: &str, from: &str, to: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut copied = 0;
+    while let Some(at) = crate::bytes::find_from(s.as_bytes(), from.as_bytes(), copied) {
+        out.push_str(&s[copied..at]);
+        out.push_str(to);
+        copied = at + from.len();
     }
     out.push_str(&s[copied..]);
     out
