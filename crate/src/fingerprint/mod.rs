@@ -7,7 +7,6 @@
 //! existed, so both agree byte for byte. Changing what goes into the hash means a new [`VERSION`]: old lines keep
 //! the group they had.
 
-use crate::bytes::{quote_or_backslash, SIMPLE_ESCAPES};
 use crate::context::Stamps;
 use crate::outcome::{Outcome, Target};
 use crate::parse::strict_json::{self, encode_string};
@@ -147,47 +146,10 @@ fn of_members<'a>(get: &dyn Fn(&str) -> Option<&'a str>) -> Option<Fingerprint> 
     Some(of_facts(&Facts { repo, command, exit, output, workdir }))
 }
 
-/// A member's string token decoded as [`strict_json::decode_string`] decodes it, without checking the token again:
-/// every token here is one the scanner checked or the context made (a check of the output's token read it whole a
-/// second time, most of what the fingerprint cost). What is not a plain string token goes to `decode_string`.
+/// A member's string token decoded: every token here is one the scanner checked or the context made, so it is
+/// not checked again ([`strict_json::decode_checked`]); any other shape as [`strict_json::decode_string`] takes it.
 fn decoded(token: &str) -> Option<String> {
-    let b = token.as_bytes();
-    if b.len() < 2 || b[0] != b'"' || b[b.len() - 1] != b'"' {
-        return strict_json::decode_string(token);
-    }
-    let end = b.len() - 1;
-    let mut out = String::with_capacity(end - 1);
-    let mut i = 1;
-    while i < end {
-        let j = quote_or_backslash(&b[..end], i);
-        out.push_str(&token[i..j]);
-        if j == end {
-            break;
-        }
-        if b[j] != b'\\' || j + 1 == end {
-            return strict_json::decode_string(token);
-        }
-        if b[j + 1] != b'u' {
-            match SIMPLE_ESCAPES[usize::from(b[j + 1])] {
-                0 => return strict_json::decode_string(token),
-                c => out.push(char::from(c)),
-            }
-            i = j + 2;
-            continue;
-        }
-        let hi = strict_json::hex4(b, j + 2)?;
-        // A surrogate that is not the first half of a pair is no character: `char::from_u32` refuses it.
-        let (cp, len) = match hi {
-            0xD800..=0xDBFF if b.get(j + 6..j + 8) == Some(b"\\u") => match strict_json::hex4(b, j + 8)? {
-                lo @ 0xDC00..=0xDFFF => (0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00), 12),
-                _ => return None,
-            },
-            _ => (hi, 6),
-        };
-        out.push(char::from_u32(cp)?);
-        i = j + len;
-    }
-    Some(out)
+    strict_json::decode_checked(token).or_else(|| strict_json::decode_string(token))
 }
 
 /// Whether a member's key token names `name` (escapes decoded only when the token has any).

@@ -5,7 +5,7 @@
 //! one line). Strings, number spellings, escapes and duplicate keys pass through byte for byte. Nesting is
 //! tracked with an explicit stack, so depth is bounded by memory, not by the call stack.
 
-use crate::bytes::{skip_plain, SIMPLE_ESCAPES};
+use crate::bytes::{quote_or_backslash, skip_plain, SIMPLE_ESCAPES};
 use std::ops::Range;
 
 /// A valid JSON text, minified, with the top-level members located when it is an object.
@@ -273,18 +273,34 @@ pub fn decode_string(token: &str) -> Option<String> {
     if b.first() != Some(&b'"') || string_end(b, 0).ok()? != b.len() {
         return None;
     }
+    decode_checked(token)
+}
+
+/// A string token's value (`"` to `"`, nothing around it) with its escapes decoded, the rest of the token taken
+/// as checked: for tokens this crate scanned or made, where checking again would read them whole a second time.
+/// None for a token of another shape or a bad escape.
+pub fn decode_checked(token: &str) -> Option<String> {
+    let b = token.as_bytes();
+    if b.len() < 2 || b[0] != b'"' || b[b.len() - 1] != b'"' {
+        return None;
+    }
     let end = b.len() - 1;
-    let mut out = String::with_capacity(end);
+    let mut out = String::with_capacity(end - 1);
     let mut i = 1;
     while i < end {
-        let j = i + b[i..end].iter().position(|&c| c == b'\\').unwrap_or(end - i);
+        let j = quote_or_backslash(&b[..end], i);
         out.push_str(&token[i..j]);
         if j == end {
             break;
         }
-        // (string_end has checked every escape: two bytes, or `\u` and four hex digits.)
+        if b[j] != b'\\' || j + 1 == end {
+            return None;
+        }
         if b[j + 1] != b'u' {
-            out.push(char::from(SIMPLE_ESCAPES[usize::from(b[j + 1])]));
+            match SIMPLE_ESCAPES[usize::from(b[j + 1])] {
+                0 => return None,
+                c => out.push(char::from(c)),
+            }
             i = j + 2;
             continue;
         }
@@ -415,6 +431,14 @@ mod tests {
                 token.strip_prefix('"').and_then(|t| t.strip_suffix('"')).map(str::to_owned)
             };
             assert_eq!(decode_string(&token), want, "{token:?}");
+            // Decoding without the check agrees on every token the check passes, and never invents a value for a
+            // bad escape.
+            let plain = token.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
+            if string_end(plain.as_bytes(), 0).ok() == Some(plain.len()) && plain.starts_with('"') {
+                assert_eq!(decode_checked(plain), decode_string(plain), "{token:?}");
+            } else if plain.contains("\\x") && !plain.contains("\\\\") {
+                assert_eq!(decode_checked(plain), None, "{token:?}");
+            }
         }
     }
 
