@@ -45,7 +45,7 @@ export function segments(command) {
   const out = [];
   for (let seg of command.split(/&&|\|\||[;|\n]/)) {
     seg = seg.trim();
-    for (let i = 0; i < 16 * 10; i++) {
+    for (let i = 0; i < 160; i++) { // a bound for pathological input; real lines need a few
       const next = unwrapOnce(seg);
       if (next === seg) break;
       seg = next;
