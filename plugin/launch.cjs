@@ -95,7 +95,7 @@ function canCreate(dir) {
   }
 }
 
-
+/** Whether the install's plugin/ directory can be written: where the code cache lives when it can. */
 function canWrite() {
   try {
     fs.accessSync(__dirname, fs.constants.W_OK);
