@@ -138,8 +138,11 @@ impl Scanner<'_, true> {
                 || webhook_host(&b[s..e]).is_some()
                 || is_secure_string(&b[s..e])
                 || quoted_after_comma_or_word(self.t(), s, e)
+                || quoted_before_comma(self.t(), s, e)
                 || password_word_before(self.t(), s)
-                || credential_label_before(self.t(), self.keys, s))
+                || credential_label_before(self.t(), self.keys, s)
+                || unseal_key::<true>(b, s).is_some()
+                || label_line_before(self.t(), self.keys, s).is_some())
         {
             return true;
         }
@@ -159,6 +162,21 @@ fn escapes_may_change_token(b: &[u8], t: usize) -> bool {
         || (t > 0 && b[t - 1] == b':' && starts_with_at(b, t, b"A"))
 }
 
+/// For the raw scan: whether the run `s..e` is a quoted literal (`'…'`, or `\"…\"` in raw JSON string content) followed
+/// by a comma (blanks passed over), where `literal_after_name` may find the literal after it named by it.
+fn quoted_before_comma<const RAW: bool>(t: Text<RAW>, s: usize, e: usize) -> bool {
+    let b = t.b;
+    if s == 0 {
+        return false;
+    }
+    let close = match b[s - 1] {
+        b'\'' if b.get(e) == Some(&b'\'') => e + 1,
+        b'"' if t.escaped(s - 1) && b.get(e) == Some(&b'\\') && b.get(e + 1) == Some(&b'"') => e + 2,
+        _ => return false,
+    };
+    b.get(close + run_len(b, close, |c| c == b' ')) == Some(&b',')
+}
+
 /// For the raw scan: whether the run `s..e` is a quoted literal (`'…'`, or `\"…\"` in raw JSON string content) after a
 /// comma or a word (blanks passed over), where `literal_named_before` may find it named in the decoded text;
 /// elsewhere (after `:`, `=`, `(`, `[`) it never does.
@@ -173,6 +191,7 @@ fn quoted_after_comma_or_word<const RAW: bool>(t: Text<RAW>, s: usize, e: usize)
         _ => return false,
     };
     let j = run_back(b, open, |c| c == b' ');
-    // (An escape's second byte there is a letter, `\t`, or decodes to no comma or letter.)
-    j > 0 && (b[j - 1] == b',' || b[j - 1].is_ascii_alphabetic())
+    // (An escape's second byte there is a letter, `\t`, or decodes to no comma or letter. A quote there may open the
+    // argument of a literal quoted twice, `'"…"'`.)
+    j > 0 && (b[j - 1] == b',' || b[j - 1].is_ascii_alphabetic() || matches!(b[j - 1], b'\'' | b'"'))
 }
