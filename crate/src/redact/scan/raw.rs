@@ -138,11 +138,12 @@ impl Scanner<'_, true> {
                 || webhook_host(&b[s..e]).is_some()
                 || is_secure_string(&b[s..e])
                 || quoted_after_comma_or_word(self.t(), s, e)
-                || quoted_before_comma(self.t(), s, e)
                 || password_word_before(self.t(), s)
                 || credential_label_before(self.t(), self.keys, s)
-                || unseal_key::<true>(b, s).is_some()
-                || label_line_before(self.t(), self.keys, s).is_some())
+                || (may_follow_context(self.t(), s)
+                    && (quoted_before_comma(self.t(), s, e)
+                        || unseal_key::<true>(b, s).is_some()
+                        || label_line_before(self.t(), self.keys, s).is_some())))
         {
             return true;
         }
@@ -160,6 +161,27 @@ fn escapes_may_change_token(b: &[u8], t: usize) -> bool {
         || starts_with_at(b, t, b"LS0tLS1CRUdJTi")
         || starts_with_at(b, t, b"eyJrIjoi")
         || (t > 0 && b[t - 1] == b':' && starts_with_at(b, t, b"A"))
+}
+
+/// Whether the byte before the run at `s` (blanks passed over) may be the context of [`quoted_before_comma`],
+/// [`unseal_key`] or [`label_line_before`]: a quote or an escape, `+ / =` after a letter or digit (inside a key's base64), or a blank after `:`
+/// or `l` (`Unseal Key 1: `, `operator unseal `). Most long runs follow a blank after a word, which none of them does.
+#[inline]
+fn may_follow_context(t: Text<true>, s: usize) -> bool {
+    let b = t.b;
+    if s < 2 {
+        return false;
+    }
+    match b[s - 1] {
+        b'\'' | b'"' | b'\\' => true,
+        // (Inside base64 a letter or digit comes before; `//` of a URL is no key's.)
+        b'+' | b'/' | b'=' => is_alnum(b[s - 2]),
+        b' ' => {
+            let j = run_back(b, s - 1, |c| c == b' ');
+            j > 0 && (t.escaped(j - 1) || matches!(b[j - 1], b'l' | b':'))
+        }
+        _ => t.escaped(s - 1),
+    }
 }
 
 /// For the raw scan: whether the run `s..e` is a quoted literal (`'…'`, or `\"…\"` in raw JSON string content) followed

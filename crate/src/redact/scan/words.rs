@@ -472,17 +472,21 @@ fn raw_label_line_before<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
 pub(super) fn unseal_key<const RAW: bool>(b: &[u8], s: usize) -> Option<(usize, usize)> {
     let part = |c: u8| is_b64(c) || c == b'=' || (RAW && c == b'\\');
     let vs = run_back(b, s, part);
-    let ve = s + run_len(b, s, part);
-    if ve - vs < 40 || vs < 13 || b[vs - 1] != b' ' {
+    // (The label first, a few looks: most runs are after a blank and a word that is none of them.)
+    if vs < 13 || b[vs - 1] != b' ' || !matches!(b[vs - 2], b'l' | b':') {
         return None;
     }
     let before = &b[..vs - 1];
     let unseal = before.ends_with(b"operator unseal");
-    let printed = before.ends_with(b":") && {
+    let printed = !unseal && before.ends_with(b":") && {
         let d = run_back(b, vs - 2, |c| c.is_ascii_digit());
         d < vs - 2 && (b[..d].ends_with(b"Unseal Key ") || b[..d].ends_with(b"Recovery Key "))
     };
-    (unseal || printed).then_some((vs, ve))
+    if !(unseal || printed) {
+        return None;
+    }
+    let ve = s + run_len(b, s, part);
+    (ve - vs >= 40).then_some((vs, ve))
 }
 
 /// Whether the run starting at `s` follows `password `, `passwd `, `requirepass ` or `masterauth ` (see
