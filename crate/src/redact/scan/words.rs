@@ -391,8 +391,7 @@ pub(super) fn is_entry(run: &[u8]) -> bool {
 /// value printed under the words that name it. A line ending in `:` that names a password (`Please use the following
 /// password to proceed to installation:`) makes it a password; one ending in a label that names a credential, `:` or
 /// not (`Your API key:`, `acme private access key`), a value shaped as one. In raw JSON text (`RAW`), where line
-/// breaks are escapes: any run after an escape with a word naming a secret in the 256 bytes before (the decoded text
-/// decides).
+/// breaks are escapes, a looser look ([`raw_label_line_before`]; the decoded text decides).
 pub(super) fn label_line_before<const RAW: bool>(t: Text<RAW>, keys: &mut KeyCache, s: usize) -> Option<Family> {
     let b = t.b;
     if s == 0 {
@@ -429,8 +428,8 @@ pub(super) fn label_line_before<const RAW: bool>(t: Text<RAW>, keys: &mut KeyCac
 }
 
 /// [`label_line_before`] in raw JSON text: the same looks back over blanks and the escapes `\n`, `\r`, `\t`, then at
-/// the end of the line before: `:` with `password` in the 256 bytes before, or a word that may name a secret. Another
-/// escape there leaves it to the decoded text.
+/// the end of the line before: `:` with `password` in the 512 bytes before (a decoded line of 256 bytes, its escapes
+/// counted twice), or a word, `:` or not, that may name a secret. Another escape there leaves it to the decoded text.
 fn raw_label_line_before<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
     let b = t.b;
     let (mut j, mut newline) = (s, false);
@@ -452,15 +451,17 @@ fn raw_label_line_before<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
     if t.escaped(k) {
         return true;
     }
-    match b[k] {
-        b':' => contains_ci(&b[j.saturating_sub(256)..j], b"password"),
-        c if is_alnum(c) => {
-            let mut w = k;
-            while w > 0 && t.word_at(w - 1) && k - w < 64 {
-                w -= 1;
-            }
-            might_name_secret(&b[w..j])
+    // (A label of more than 64 bytes names nothing.)
+    let word_names = |e: usize| {
+        let mut w = e;
+        while w > 0 && t.word_at(w - 1) && e - w < 64 {
+            w -= 1;
         }
+        might_name_secret(&b[w..e])
+    };
+    match b[k] {
+        b':' => contains_ci(&b[j.saturating_sub(512)..j], b"password") || word_names(k),
+        c if is_alnum(c) => word_names(j),
         _ => false,
     }
 }
