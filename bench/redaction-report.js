@@ -141,4 +141,10 @@ report(
   redactionFixtures("leads-positives.jsonl"),
   redactionFixtures("leads-negatives.jsonl"),
 );
+console.log("");
+report(
+  "Formats of rule set 2026-12-02.3: documented token and output formats (Telegram, ClickUp, Stripe, JWS, Vault unseal keys, PowerShell parameters, Terraform and Gradle values), values named on the line before or by a quoted name (formats-*.jsonl, written with the rules)",
+  redactionFixtures("formats-positives.jsonl"),
+  redactionFixtures("formats-negatives.jsonl"),
+);
 if (process.argv.includes("--check") && !ok) process.exitCode = 1;

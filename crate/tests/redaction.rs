@@ -129,12 +129,13 @@ fn fixtures_recall_and_false_positives() {
 }
 
 /// The fixtures of the general rules of rule set 2026-12-01.1, of the shapes of rule set 2026-12-02.1 (vendor
-/// prefixes, password hashes, webhooks, labels) and of the leads of rule set 2026-12-02.2 (tokens led by a word naming
-/// a credential, UUIDs and keys in groups after labels, vendor properties; each set written with its rules): every
-/// secret goes, under its rule, and no negative is redacted.
+/// prefixes, password hashes, webhooks, labels), of the leads of rule set 2026-12-02.2 (tokens led by a word naming
+/// a credential, UUIDs and keys in groups after labels, vendor properties) and of the formats of rule set 2026-12-02.3
+/// (documented token and output formats, values named on the line before or by a quoted name; each set written with
+/// its rules): every secret goes, under its rule, and no negative is redacted.
 #[test]
 fn general_fixtures_are_redacted_and_their_negatives_left() {
-    for set in ["general", "shapes", "leads"] {
+    for set in ["general", "shapes", "leads", "formats"] {
         general_set_is_redacted(set);
     }
 }
@@ -163,6 +164,7 @@ fn fixtures_are_idempotent() {
     let general = fixtures("general-positives.jsonl").into_iter().chain(fixtures("general-negatives.jsonl"));
     let general = general.chain(fixtures("shapes-positives.jsonl")).chain(fixtures("shapes-negatives.jsonl"));
     let general = general.chain(fixtures("leads-positives.jsonl")).chain(fixtures("leads-negatives.jsonl"));
+    let general = general.chain(fixtures("formats-positives.jsonl")).chain(fixtures("formats-negatives.jsonl"));
     for p in fixtures("positives.jsonl").into_iter().chain(fixtures("negatives.jsonl")).chain(general) {
         let mode = p["mode"].as_str().unwrap_or("text");
         let input = p["input"].as_str().unwrap();

@@ -355,9 +355,23 @@ fn echoed(b: &[u8], ws: usize, escaped: &impl Fn(usize) -> bool) -> Result<usize
 /// and its value is read as a password whatever the program (`cf login -u ci -p SECRET`, `ipmitool -U ADMIN -P
 /// SECRET`, `swaks -au me -ap SECRET`), unless the program is one of [`OPTIONS`] and has that option itself
 /// (`mysql -u root -p app`: mysql asks). A number there is a port or a process id (`ps -u app -p 4242`).
-const USER_OPTIONS: &[&[u8]] =
-    &[b"-u", b"-U", b"-user", b"-username", b"--user", b"--username", b"-au", b"-xu", b"-gu"];
-const PASSWORD_OPTIONS: &[&[u8]] = &[b"-p", b"-P", b"-pw", b"-pas", b"-pass", b"-password", b"-ap", b"-xp", b"-gp"];
+/// (PowerShell's parameters, `-User admin -Password …` of `Connect-VIServer` and many cmdlets, are written capitalised.)
+const USER_OPTIONS: &[&[u8]] = &[
+    b"-u",
+    b"-U",
+    b"-user",
+    b"-username",
+    b"--user",
+    b"--username",
+    b"-au",
+    b"-xu",
+    b"-gu",
+    b"-User",
+    b"-UserName",
+    b"-Username",
+];
+const PASSWORD_OPTIONS: &[&[u8]] =
+    &[b"-p", b"-P", b"-pw", b"-pas", b"-pass", b"-password", b"-ap", b"-xp", b"-gp", b"-Password"];
 
 /// Whether the two words before `s` are a user option and its value. `Err(())`: an escape is in the way (raw text).
 fn after_user(b: &[u8], s: usize, escaped: &impl Fn(usize) -> bool) -> Result<bool, ()> {

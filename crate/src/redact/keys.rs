@@ -577,7 +577,7 @@ fn is_compound_key(w: &[u8]) -> bool {
 
 /// Cheap prefilter: every key `classify_key` accepts contains one of these stems. Most keys (`id`, `path`,
 /// `level`, `request_id`) are turned away here after one look at each byte.
-fn might_name_secret(k: &[u8]) -> bool {
+pub fn might_name_secret(k: &[u8]) -> bool {
     let n = k.len();
     let mut i = 0;
     while i + 3 <= n {
@@ -672,6 +672,12 @@ fn key_words_padded(k: &[u8]) -> [u64; 3] {
 }
 
 impl KeyCache {
+    /// [`classify`](Self::classify) out of line, for the rules that ask seldom: one copy of the lookup for them all.
+    #[inline(never)]
+    pub fn classify_cold(&mut self, b: &[u8], s: usize, e: usize) -> Option<KeyClass> {
+        self.classify(b, s, e)
+    }
+
     /// `classify_key(&b[s..e])`. A hit is inlined into the scan loop; a miss is
     /// [`classify_rest`](Self::classify_rest).
     #[inline(always)]

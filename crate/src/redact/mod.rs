@@ -45,7 +45,7 @@ use std::cell::RefCell;
 pub use rule::{Rule, BUILTIN_RULES};
 
 /// Version of the built-in rule set, written next to every redaction list. Bump when rules change.
-pub const RULESET_VERSION: &str = "2026-12-02.2";
+pub const RULESET_VERSION: &str = "2026-12-02.3";
 
 /// Redaction settings. `Default` is enabled with no extra patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]

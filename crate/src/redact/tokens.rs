@@ -97,7 +97,7 @@ fn shaped_token_at(b: &[u8], i: usize) -> Option<(usize, Rule)> {
             .or_else(|| led_by_kind(b, i)),
         b'r' | b'w' => stripe(b, i).map(|e| (e, Rule::StripeKey)),
         b'n' => npm(b, i).map(|e| (e, Rule::NpmToken)),
-        b'p' => pypi(b, i).map(|e| (e, Rule::PypiToken)),
+        b'p' => pypi(b, i).map(|e| (e, Rule::PypiToken)).or_else(|| clickup(b, i).map(|e| (e, Rule::VendorToken))),
         b'e' => jwt(b, i).map(|e| (e, Rule::Jwt)).or_else(|| grafana(b, i).map(|e| (e, Rule::VendorToken))),
         b'0'..=b'9' => salesforce(b, i).or_else(|| truenas(b, i)).map(|e| (e, Rule::VendorToken)),
         _ => None,
@@ -240,8 +240,8 @@ fn base64_private_key(b: &[u8], i: usize) -> Option<usize> {
     find(line, b"PRIVATE KEY").map(|_| i + n)
 }
 
-/// Tokens whose secret part follows a colon, found from that part: a Telegram bot token's (`123456789:AA…`, 35
-/// characters after the bot's id of 8 to 10 digits) and a Firebase Cloud Messaging server key's (`AAAA…:APA91b…`).
+/// Tokens whose secret part follows a colon, found from that part: a Telegram bot token's (`123456789:AA…`, 34 or 35
+/// characters after the bot's id of 8 to 10 digits; the Bot API's own example has 34) and a Firebase Cloud Messaging server key's (`AAAA…:APA91b…`).
 fn after_colon(b: &[u8], i: usize) -> Option<(usize, Rule)> {
     if i < 9 || b[i - 1] != b':' {
         return None;
@@ -256,7 +256,7 @@ fn after_colon(b: &[u8], i: usize) -> Option<(usize, Rule)> {
     let digits = i - 1 - id_start;
     let alone = id_start == 0 || !is_alnum(b[id_start - 1]) || b[..id_start].ends_with(b"bot");
     let (l, u, d) = mix(&b[i..i + n]);
-    (starts_with_at(b, i, b"AA") && n == 35 && (8..=10).contains(&digits) && alone && l && u && d)
+    (starts_with_at(b, i, b"AA") && (34..=35).contains(&n) && (8..=10).contains(&digits) && alone && l && u && d)
         .then_some((i + n, Rule::TelegramBotToken))
 }
 
@@ -441,16 +441,18 @@ fn slack_token(b: &[u8], i: usize) -> Option<usize> {
 }
 
 /// Stripe secret and restricted keys (live and test) and webhook signing secrets. Publishable keys (`pk_`) are
-/// public by design.
+/// public by design. Stripe documents no body length, and the leads are Stripe's alone: a short body counts when it
+/// is drawn as generated ones are (a digit, or both cases), which a placeholder (`sk_test_yourkeyhere`) is not.
 fn stripe(b: &[u8], i: usize) -> Option<usize> {
     const PREFIXES: [&[u8]; 5] = [b"sk_live_", b"sk_test_", b"rk_live_", b"rk_test_", b"whsec_"];
     let p = PREFIXES.iter().find(|p| starts_with_at(b, i, p))?;
     let s = i + p.len();
     let n = run_len(b, s, is_alnum);
-    if n < 16 || b.get(s + n).is_some_and(|&c| c == b'_' || c == b'-') {
+    if n < 12 || b.get(s + n).is_some_and(|&c| c == b'_' || c == b'-') {
         return None;
     }
-    (!is_repeated(&b[s..s + n])).then_some(s + n)
+    let (l, u, d) = mix(&b[s..s + n]);
+    (!is_repeated(&b[s..s + n]) && (n >= 16 || d || (l && u))).then_some(s + n)
 }
 
 /// Anthropic: `sk-ant-` then a kind (`api03-`, `admin01-`, `oat01-`, …) and a long base64url body.
@@ -498,8 +500,26 @@ fn pypi(b: &[u8], i: usize) -> Option<usize> {
     (n >= 50).then_some(i + 8 + n)
 }
 
+/// ClickUp personal API tokens: `pk_`, the user's numeric id, `_`, and 32 upper-case letters and digits. (Stripe's
+/// `pk_live_`/`pk_test_` keys are publishable: a letter follows their `pk_`, never a digit.)
+#[inline(never)]
+fn clickup(b: &[u8], i: usize) -> Option<usize> {
+    if !starts_with_at(b, i, b"pk_") {
+        return None;
+    }
+    let d = run_len(b, i + 3, |c| c.is_ascii_digit());
+    let s = i + 3 + d;
+    if !(1..=12).contains(&d) || b.get(s) != Some(&b'_') {
+        return None;
+    }
+    let n = run_len(b, s + 1, |c| c.is_ascii_uppercase() || c.is_ascii_digit());
+    let (_, u, dig) = mix(&b[s + 1..s + 1 + n]);
+    (n == 32 && u && dig && b.get(s + 1 + n).is_none_or(|&c| !is_b64url(c))).then_some(s + 1 + n)
+}
+
 /// JWT / JWS compact form: base64url(`{"…`) `.` base64url(`{"…`) `.` signature; `eyJ` is base64 of `{"`.
-/// JWE (five segments) is taken whole as well.
+/// JWE (five segments) is taken whole as well. A JWS may sign any payload (RFC 7515), so one that is not JSON is
+/// taken when the header starts as JOSE headers do (`{"alg":`, `{"typ":`, `{"kid":`) and a signature follows.
 fn jwt(b: &[u8], i: usize) -> Option<usize> {
     if !starts_with_at(b, i, b"eyJ") {
         return None;
@@ -509,12 +529,16 @@ fn jwt(b: &[u8], i: usize) -> Option<usize> {
         return None;
     }
     let p0 = i + h + 1;
-    if !starts_with_at(b, p0, b"ey") {
-        return None;
-    }
     let p = run_len(b, p0, is_b64url);
     if p < 10 {
         return None;
+    }
+    if !starts_with_at(b, p0, b"ey") {
+        let jose = [&b"eyJhbGciOi"[..], b"eyJ0eXAiOi", b"eyJraWQiOi"].iter().any(|l| starts_with_at(b, i, l));
+        let s0 = p0 + p + 1;
+        let sig = run_len(b, s0, is_b64url);
+        let ends = b.get(s0 + sig).is_none_or(|&c| c != b'.' && !is_b64url(c));
+        return (jose && b.get(p0 + p) == Some(&b'.') && sig >= 16 && ends).then_some(s0 + sig);
     }
     let mut end = p0 + p;
     let mut segments = 2;

@@ -101,12 +101,15 @@ impl Scanner<'_, false> {
         let odbc =
             || odbc_pwd(b, (ks, ke), op).then_some(KeyClass { rule: Rule::SecretAssignment, family: Family::Password });
         // A bare `key` is what the label before it names, if it names a secret.
+        let mut one_part = false;
         let kc = match (kc, bare) {
             (None, Some(bare)) => {
                 if self.bare_value_is_token(ks, vstart) {
                     return op + 1;
                 }
-                Some(self.label_before(ks, ke).unwrap_or(bare))
+                let (label, one_word) = self.label_before(ks, ke);
+                one_part = one_word;
+                Some(label.unwrap_or(bare))
             }
             (kc, _) => kc,
         };
@@ -127,6 +130,12 @@ impl Scanner<'_, false> {
             return op + 1;
         };
         let value = &b[v.start..v.end];
+        // After `acme key`, a value of one part: one of names joined by separators is read as after a bare `key`
+        // (`with key: pip-Linux-…` is a cache key).
+        let kc = match bare {
+            Some(bare) if one_part && value.iter().any(|&c| matches!(c, b'-' | b'_' | b'.' | b'/' | b':')) => bare,
+            _ => kc,
+        };
         // Known token shapes and PEM blocks are named by their own rules, further along the main loop.
         if whole_token(value).is_some() || value.starts_with(b"-----BEGIN") {
             return op + 1;
@@ -173,16 +182,30 @@ impl Scanner<'_, false> {
     /// For a bare `key` whose run is `ks..ke`: what the label of up to three words before it on the line names, the
     /// words joined by single spaces (`api key`, `heroku api key`, `the vendor's browser key`), when not a bare key
     /// again. (Looked up in the key cache: a log repeats its labels.)
-    fn label_before(&mut self, ks: usize, ke: usize) -> Option<KeyClass> {
+    #[inline(never)]
+    fn label_before(&mut self, ks: usize, ke: usize) -> (Option<KeyClass>, bool) {
         let b = self.b;
         let mut ls = ks;
+        let mut first = ks;
         for _ in 0..3 {
             if ls < 2 || b[ls - 1] != b' ' || !is_alnum(b[ls - 2]) {
                 break;
             }
             ls = run_back(b, ls - 1, |c| is_alnum(c) || c == b'_' || c == b'-');
+            if first == ks {
+                first = ls;
+            }
         }
-        (ls < ks).then(|| self.keys.classify(b, ls, ke)).flatten().filter(|kc| !kc.family.by_shape())
+        if ls == ks {
+            return (None, false);
+        }
+        if let Some(kc) = self.keys.classify_cold(b, ls, ke).filter(|kc| !kc.family.by_shape()) {
+            return (Some(kc), false);
+        }
+        // One word before, `acme key = …`: read as `acme_key = …` is, the value shaped as a credential, and of one
+        // part (the second of the pair). With more words it is prose: `the key to the door is …`.
+        let kc = self.keys.classify_cold(b, first, ke).filter(|kc| kc.family == Family::Labelled);
+        (kc, kc.is_some())
     }
 
     /// For a bare `key` at `ks`: whether its value is a whole token or a PEM block, which the rest of
@@ -205,6 +228,9 @@ impl Scanner<'_, false> {
     /// `  value: …`, as in Kubernetes env lists), when the two keys line up; the name must name a secret.
     fn named_by_sibling(&mut self, ks: usize, ke: usize) -> Option<KeyClass> {
         let b = self.b;
+        if is_default_key(b, (ks, ke)) {
+            return self.terraform_variable(ks);
+        }
         if !is_value_key(b, (ks, ke)) {
             // `"the_value": "…"`: only a vendor's name before it on its line can name it.
             let from = ks.saturating_sub(256);
@@ -237,6 +263,25 @@ impl Scanner<'_, false> {
         }
         let ne = ns + run_len(b, ns, |c| is_alnum(c) || matches!(c, b'_' | b'-' | b'.'));
         self.keys.classify(b, ns, ne)
+    }
+
+    /// For the key `default` at `ks`: what the Terraform variable whose block it is in names (`variable "db_password"
+    /// {` on a line before, no `}` between), when the name names a secret.
+    #[inline(never)]
+    fn terraform_variable(&mut self, ks: usize) -> Option<KeyClass> {
+        let b = self.b;
+        let from = ks.saturating_sub(256);
+        let open = from + b[from..ks].iter().rposition(|&c| c == b'{')?;
+        if b[open..ks].contains(&b'}') {
+            return None;
+        }
+        let head = &b[from..open];
+        let at = head.windows(10).rposition(|w| w == b"variable \"")?;
+        let ns = from + at + 10;
+        let ne = ns + run_len(b, ns, |c| is_alnum(c) || matches!(c, b'_' | b'-'));
+        let rest = &b[ne..open];
+        (rest.first() == Some(&b'"') && rest[1..].iter().all(|&c| c == b' '))
+            .then(|| self.keys.classify_cold(b, ns, ne))?
     }
 
     /// The value after an operator, on the same line: quoted (`"…"`, `'…'`, `` `…` ``, or `\"…\"` inside
@@ -443,6 +488,12 @@ fn in_arn(b: &[u8], ks: usize) -> bool {
 pub(super) fn ends_in_value(b: &[u8], key: (usize, usize)) -> bool {
     let (ks, ke) = key;
     ke - ks >= 5 && &b[ke - 5..ke] == b"value" && (ke - ks == 5 || b[ke - 6] == b'_')
+}
+
+/// Whether `key` is the word `default` (a Terraform variable's value, see `Scanner::terraform_variable`).
+#[inline]
+pub(super) fn is_default_key(b: &[u8], key: (usize, usize)) -> bool {
+    key.1 - key.0 == 7 && &b[key.0..key.1] == b"default"
 }
 
 /// Whether `key` is the word `value` (the second half of a YAML name/value pair, see `Scanner::named_by_sibling`).

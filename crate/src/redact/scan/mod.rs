@@ -32,7 +32,7 @@ use super::chars::{run_len, starts_with_at, MARKER_PREFIX};
 use super::keys::{bare_key, KeyCache};
 use super::rule::Rule;
 use super::Found;
-use assign::{ends_in_value, is_type_word, odbc_pwd};
+use assign::{ends_in_value, is_default_key, is_type_word, odbc_pwd};
 use blocks::{Block, Text, CLASS, SEP, STOP, WORD};
 use xml::is_start_tag;
 
@@ -349,6 +349,7 @@ where
         plain
             && key.1 > key.0
             && !ends_in_value(b, key)
+            && !is_default_key(b, key)
             && !(key.1 - key.0 == 3 && bare_key(&b[key.0..key.1]).is_some())
             && self.keys.classify(b, key.0, key.1).is_none()
             && !(b[p] == b':' && self.slash_key(key))

@@ -139,7 +139,11 @@ impl Scanner<'_, true> {
                 || is_secure_string(&b[s..e])
                 || quoted_after_comma_or_word(self.t(), s, e)
                 || password_word_before(self.t(), s)
-                || credential_label_before(self.t(), self.keys, s))
+                || credential_label_before(self.t(), self.keys, s)
+                || (may_follow_context(self.t(), s)
+                    && (quoted_before_comma(self.t(), s, e)
+                        || unseal_key::<true>(b, s).is_some()
+                        || label_line_before(self.t(), self.keys, s).is_some())))
         {
             return true;
         }
@@ -159,6 +163,42 @@ fn escapes_may_change_token(b: &[u8], t: usize) -> bool {
         || (t > 0 && b[t - 1] == b':' && starts_with_at(b, t, b"A"))
 }
 
+/// Whether the byte before the run at `s` (blanks passed over) may be the context of [`quoted_before_comma`],
+/// [`unseal_key`] or [`label_line_before`]: a quote or an escape, `+ / =` after a letter or digit (inside a key's base64), or a blank after `:`
+/// or `l` (`Unseal Key 1: `, `operator unseal `). Most long runs follow a blank after a word, which none of them does.
+#[inline]
+fn may_follow_context(t: Text<true>, s: usize) -> bool {
+    let b = t.b;
+    if s < 2 {
+        return false;
+    }
+    match b[s - 1] {
+        b'\'' | b'"' | b'\\' => true,
+        // (Inside base64 a letter or digit comes before; `//` of a URL is no key's.)
+        b'+' | b'/' | b'=' => is_alnum(b[s - 2]),
+        b' ' => {
+            let j = run_back(b, s - 1, |c| c == b' ');
+            j > 0 && (t.escaped(j - 1) || matches!(b[j - 1], b'l' | b':'))
+        }
+        _ => t.escaped(s - 1),
+    }
+}
+
+/// For the raw scan: whether the run `s..e` is a quoted literal (`'…'`, or `\"…\"` in raw JSON string content) followed
+/// by a comma (blanks passed over), where `literal_after_name` may find the literal after it named by it.
+fn quoted_before_comma<const RAW: bool>(t: Text<RAW>, s: usize, e: usize) -> bool {
+    let b = t.b;
+    if s == 0 {
+        return false;
+    }
+    let close = match b[s - 1] {
+        b'\'' if b.get(e) == Some(&b'\'') => e + 1,
+        b'"' if t.escaped(s - 1) && b.get(e) == Some(&b'\\') && b.get(e + 1) == Some(&b'"') => e + 2,
+        _ => return false,
+    };
+    b.get(close + run_len(b, close, |c| c == b' ')) == Some(&b',')
+}
+
 /// For the raw scan: whether the run `s..e` is a quoted literal (`'…'`, or `\"…\"` in raw JSON string content) after a
 /// comma or a word (blanks passed over), where `literal_named_before` may find it named in the decoded text;
 /// elsewhere (after `:`, `=`, `(`, `[`) it never does.
@@ -173,6 +213,7 @@ fn quoted_after_comma_or_word<const RAW: bool>(t: Text<RAW>, s: usize, e: usize)
         _ => return false,
     };
     let j = run_back(b, open, |c| c == b' ');
-    // (An escape's second byte there is a letter, `\t`, or decodes to no comma or letter.)
-    j > 0 && (b[j - 1] == b',' || b[j - 1].is_ascii_alphabetic())
+    // (An escape's second byte there is a letter, `\t`, or decodes to no comma or letter. A quote there may open the
+    // argument of a literal quoted twice, `'"…"'`.)
+    j > 0 && (b[j - 1] == b',' || b[j - 1].is_ascii_alphabetic() || matches!(b[j - 1], b'\'' | b'"'))
 }

@@ -4,7 +4,7 @@
 
 use super::super::chars::*;
 use super::super::command::{self, Look};
-use super::super::keys::{bare_key, classify_key, Family, KeyCache, KeyClass};
+use super::super::keys::{bare_key, classify_key, might_name_secret, Family, KeyCache, KeyClass};
 use super::super::rule::Rule;
 use super::super::tokens::{aws_secret_near, may_be_named_lead, named_lead, token_at, whole_token};
 use super::super::values::{accept_credential, accept_value, credential_shaped, is_uuid, Mode};
@@ -61,10 +61,18 @@ impl Scanner<'_, false> {
                 return self.secure_string(e);
             }
             if s > 0 && matches!(b[s - 1], b'\'' | b'"') && b.get(e) == Some(&b[s - 1]) {
-                if let Some(family) = literal_named_before(b, s - 1).or_else(|| literal_labelled(b, s - 1)) {
-                    if accept_value(&b[s..e], Mode::Quoted, family) && self.emit(s, e, Rule::SecretAssignment) {
+                let named =
+                    literal_named_before(b, s - 1).or_else(|| literal_labelled(b, s - 1).map(|f| (f, Mode::Quoted)));
+                if let Some((family, mode)) = named {
+                    // (A login call's password argument that is more than one lower-case word is read as quoted text
+                    // is: `enter-your-password` is an instruction.)
+                    let mode = if b[s..e].iter().all(u8::is_ascii_lowercase) { mode } else { Mode::Quoted };
+                    if accept_value(&b[s..e], mode, family) && self.emit(s, e, Rule::SecretAssignment) {
                         return Some(e + 1);
                     }
+                }
+                if let Some(next) = self.literal_after_name(s, e) {
+                    return Some(next);
                 }
             }
             if password_word_before(self.t(), s) {
@@ -79,6 +87,9 @@ impl Scanner<'_, false> {
                     return Some(next);
                 }
             }
+            if let Some(next) = self.value_on_its_line(s).or_else(|| self.unseal_key(s)) {
+                return Some(next);
+            }
         }
         if has_sep && b.get(e) == Some(&b' ') {
             if let Some(next) = self.spaced(s, e) {
@@ -92,6 +103,48 @@ impl Scanner<'_, false> {
             return self.mysql_duplicate(s, e);
         }
         None
+    }
+
+    /// For the quoted name `s..e` (a quote on each side) that names a secret, the quoted literal after the comma that
+    /// follows it, whatever characters it holds (`os.environ.get('DJANGO_SECRET_KEY', 'k#9…')`, `define("AUTH_SECRET",
+    /// "…")`), read as the name says; where to resume. A literal with a blank in it is no value.
+    #[inline(never)]
+    fn literal_after_name(&mut self, s: usize, e: usize) -> Option<usize> {
+        let b = self.b;
+        let j = e + 1 + run_len(b, e + 1, |c| c == b' ');
+        if b.get(j) != Some(&b',') {
+            return None;
+        }
+        let j = j + 1 + run_len(b, j + 1, |c| c == b' ');
+        let q = *b.get(j).filter(|&&c| c == b'\'' || c == b'"')?;
+        let vs = j + 1;
+        let n = b[vs..].iter().take(512).position(|&c| c == q || c.is_ascii_whitespace())?;
+        if b[vs + n] != q {
+            return None;
+        }
+        let kc = self.keys.classify_cold(b, s, e)?;
+        let ve = vs + n;
+        (accept_value(&b[vs..ve], Mode::Quoted, kc.family) && self.emit(vs, ve, Rule::SecretAssignment))
+            .then_some(ve + 1)
+    }
+
+    /// A value alone on its line under the words that name it (see [`label_line_before`]): `Please use the following
+    /// password to proceed to installation:` (Jenkins), a blank line, the value. (`KEY=value` is an assignment of its
+    /// own.) Where to resume.
+    #[inline(never)]
+    fn value_on_its_line(&mut self, s: usize) -> Option<usize> {
+        let b = self.b;
+        let family = label_line_before(self.t(), self.keys, s)?;
+        let ve = s + run_len(b, s, |c| !c.is_ascii_whitespace());
+        let alone = b.get(ve).is_none_or(|&c| c == b'\n' || c == b'\r') && !b[s..ve].contains(&b'=');
+        (alone && accept_value(&b[s..ve], Mode::Bare, family) && self.emit(s, ve, Rule::SecretAssignment)).then_some(ve)
+    }
+
+    /// A Vault unseal or recovery key through the run at `s` (see [`unseal_key`]); where to resume.
+    #[inline(never)]
+    fn unseal_key(&mut self, s: usize) -> Option<usize> {
+        let (vs, ve) = unseal_key::<false>(self.b, s)?;
+        self.emit(vs, ve, Rule::VaultToken).then_some(ve)
     }
 
     /// `-----BEGIN … PRIVATE KEY-----` … `-----END …`: the body goes, the armour lines stay. Works on real
@@ -334,6 +387,109 @@ pub(super) fn is_entry(run: &[u8]) -> bool {
     run == b"entry"
 }
 
+/// For the run starting at `s` that begins a line: what the line before it (blank lines between) says the run is, a
+/// value printed under the words that name it. A line ending in `:` that names a password (`Please use the following
+/// password to proceed to installation:`) makes it a password; one ending in a label that names a credential, `:` or
+/// not (`Your API key:`, `acme private access key`), a value shaped as one. In raw JSON text (`RAW`), where line
+/// breaks are escapes, a looser look ([`raw_label_line_before`]; the decoded text decides).
+pub(super) fn label_line_before<const RAW: bool>(t: Text<RAW>, keys: &mut KeyCache, s: usize) -> Option<Family> {
+    let b = t.b;
+    if s == 0 {
+        return None;
+    }
+    if RAW {
+        return raw_label_line_before(t, s).then_some(Family::Labelled);
+    }
+    let j = run_back(b, s, |c| c == b' ' || c == b'\t');
+    if j == 0 || b[j - 1] != b'\n' {
+        return None;
+    }
+    let k = run_back(b, j, |c| c.is_ascii_whitespace());
+    if k == 0 {
+        return None;
+    }
+    let from = k.saturating_sub(256);
+    let ls = from + b[from..k].iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+    let colon = b[k - 1] == b':';
+    if colon && contains_ci(&b[ls..k], b"password") {
+        return Some(Family::Password);
+    }
+    let le = k - usize::from(colon);
+    let word_start = |e: usize| run_back(b, e, is_word);
+    let lw = word_start(le).max(ls);
+    // The label is a word of letters, in a line of prose: `-----BEGIN PRIVATE KEY-----` is armour, and in a command
+    // (`$ git config user.signingkey`, `printenv | grep -i key`) or code the next line is output, not its value.
+    let command = matches!(b[ls], b'$' | b'>' | b'#') || b[ls..k].contains(&b'|');
+    if lw == le || command || !b[lw..le].iter().all(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    let before = if lw > ls + 1 && b[lw - 1] == b' ' { &b[word_start(lw - 1).max(ls)..lw - 1] } else { &[][..] };
+    keys.credential_label(b, lw, le, || before).then_some(Family::Labelled)
+}
+
+/// [`label_line_before`] in raw JSON text: the same looks back over blanks and the escapes `\n`, `\r`, `\t`, then at
+/// the end of the line before: `:` with `password` in the 512 bytes before (a decoded line of 256 bytes, its escapes
+/// counted twice), or a word, `:` or not, that may name a secret. Another escape there leaves it to the decoded text.
+fn raw_label_line_before<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
+    let b = t.b;
+    let (mut j, mut newline) = (s, false);
+    while j > 0 {
+        let x = j - 1;
+        if b[x] == b' ' {
+            j -= 1;
+        } else if x > 0 && t.escaped(x) && matches!(b[x], b'n' | b'r' | b't') {
+            newline |= b[x] != b't';
+            j -= 2;
+        } else {
+            break;
+        }
+    }
+    if !newline || j == 0 {
+        return false;
+    }
+    let k = j - 1;
+    if t.escaped(k) {
+        return true;
+    }
+    // (A label of more than 64 bytes names nothing.)
+    let word_names = |e: usize| {
+        let mut w = e;
+        while w > 0 && t.word_at(w - 1) && e - w < 64 {
+            w -= 1;
+        }
+        might_name_secret(&b[w..e])
+    };
+    match b[k] {
+        b':' => contains_ci(&b[j.saturating_sub(512)..j], b"password") || word_names(k),
+        c if is_alnum(c) => word_names(j),
+        _ => false,
+    }
+}
+
+/// HashiCorp Vault's unseal and recovery keys where Vault prints them (`vault operator init`: `Unseal Key 1: <base64>`,
+/// `Recovery Key 2: …`) and where they are given back (`vault operator unseal <key>`): the base64 word through the run
+/// at `s`, 40 characters or more (a key share is 33 bytes). In raw JSON text (`RAW`) a backslash is taken as part of
+/// the word, so that an escaped `\/` does not hide the label.
+pub(super) fn unseal_key<const RAW: bool>(b: &[u8], s: usize) -> Option<(usize, usize)> {
+    let part = |c: u8| is_b64(c) || c == b'=' || (RAW && c == b'\\');
+    let vs = run_back(b, s, part);
+    // (The label first, a few looks: most runs are after a blank and a word that is none of them.)
+    if vs < 13 || b[vs - 1] != b' ' || !matches!(b[vs - 2], b'l' | b':') {
+        return None;
+    }
+    let before = &b[..vs - 1];
+    let unseal = before.ends_with(b"operator unseal");
+    let printed = !unseal && before.ends_with(b":") && {
+        let d = run_back(b, vs - 2, |c| c.is_ascii_digit());
+        d < vs - 2 && (b[..d].ends_with(b"Unseal Key ") || b[..d].ends_with(b"Recovery Key "))
+    };
+    if !(unseal || printed) {
+        return None;
+    }
+    let ve = s + run_len(b, s, part);
+    (ve - vs >= 40).then_some((vs, ve))
+}
+
 /// Whether the run starting at `s` follows `password `, `passwd `, `requirepass ` or `masterauth ` (see
 /// [`is_password_word`]).
 #[inline]
@@ -377,8 +533,9 @@ fn label_names_credential<const RAW: bool>(t: Text<RAW>, keys: &mut KeyCache, s:
 ///   "…")`, `HTTPBasicAuth`, …; the third of `new PDO($dsn, 'user', '…')`, `DBI->connect($dsn, 'user', '…')`,
 ///   `mysqli_connect`, … (the argument before it a quoted user name).
 ///
-/// Returns the family of the secret the literal is.
-fn literal_named_before(b: &[u8], q: usize) -> Option<Family> {
+/// Returns the family of the secret the literal is, and how strictly to read it: the password argument of a login
+/// call is one whatever it looks like (a word too, as passwords may be), so it is read as a JSON literal is.
+fn literal_named_before(b: &[u8], q: usize) -> Option<(Family, Mode)> {
     const LOGIN: [&[u8]; 9] = [
         b"login",
         b"authenticate",
@@ -392,12 +549,15 @@ fn literal_named_before(b: &[u8], q: usize) -> Option<Family> {
     ];
     const CONNECT: [&[u8]; 5] = [b"PDO", b"connect", b"mysqli", b"mysqli_connect", b"mysql_connect"];
     let blanks = |j: usize| blanks_before(b, j);
+    // A literal quoted twice, `'"…"'`, is a string literal for generated code (Gradle's `buildConfigField 'String',
+    // 'API_KEY', '"…"'`): the outer quote is the argument's.
+    let q = if q > 0 && matches!((b[q - 1], b[q]), (b'\'', b'"') | (b'"', b'\'')) { q - 1 } else { q };
     let j = blanks(q);
     if j >= 13 && b[j - 13..j].eq_ignore_ascii_case(b"IDENTIFIED BY") {
-        return Some(Family::Password);
+        return Some((Family::Password, Mode::Quoted));
     }
     if j >= 9 && b[j - 8..j].eq_ignore_ascii_case(b"PASSWORD") && b[j - 9] == b' ' {
-        return Some(Family::Password);
+        return Some((Family::Password, Mode::Quoted));
     }
     if j == 0 || b[j - 1] != b',' {
         return None;
@@ -411,7 +571,7 @@ fn literal_named_before(b: &[u8], q: usize) -> Option<Family> {
     let open = k - 1 - b[..k - 1].iter().rev().take(64).position(|&c| c == close)? - 1;
     let name = &b[open + 1..k - 1];
     if let Some(kc) = classify_key(name) {
-        return Some(kc.family);
+        return Some((kc.family, Mode::Quoted));
     }
     // Which argument the literal is: count the commas back to the call's `(`.
     let mut args = 1;
@@ -435,7 +595,7 @@ fn literal_named_before(b: &[u8], q: usize) -> Option<Family> {
     let func = &b[fs..f];
     let login = args == 1 && LOGIN.contains(&func);
     let connect = args == 2 && CONNECT.contains(&func);
-    (login || connect).then_some(Family::Password)
+    (login || connect).then_some((Family::Password, Mode::Literal))
 }
 
 /// For a long quoted literal (its opening quote at `q`), a label right before it and a blank, with no operator: a word
