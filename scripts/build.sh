@@ -3,6 +3,9 @@
 # --target web: the bindings plus an initSync() that plugin/core.js feeds with the .wasm bytes; this is
 # the output that loads both in Node 20 ESM and in Bun (the nodejs and bundler targets fail in one of them).
 # --experimental-reset-state-function: exports __wbg_reset_state(), so a trapped instance is recovered.
+# --remove-name-section: the function names (a tenth of the file) only name frames in a trap's stack, which the
+# plugin never shows; without them the package is smaller and V8 has less to read. A build without the flag keeps
+# them for debugging.
 # Then the `record` command (plugin/cli/index.js with hook mode, recall and the recording path, bindings included;
 # not the read/doctor/mcp subcommands) is bundled into one CommonJS file, plugin/cli.bundle.cjs, and a training run of
 # hook mode writes V8's code cache for it, plugin/cli.bundle.cache (neither committed). plugin/record.cjs, the
@@ -13,7 +16,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cargo build --quiet --release --target wasm32-unknown-unknown -p recordings-core
 .tools/bin/wasm-bindgen "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/recordings_core.wasm" \
-  --out-dir plugin/wasm --target web --no-typescript --experimental-reset-state-function
+  --out-dir plugin/wasm --target web --no-typescript --experimental-reset-state-function --remove-name-section
 [ -x node_modules/.bin/esbuild ] || npm install --no-audit --no-fund
 rm -f plugin/recorder.bundle.js plugin/cli.bundle.cache # (recorder.bundle.js: an older build's output)
 # import.meta.url has no CommonJS equivalent: the bundle computes it from __filename (the wasm sits beside it).
