@@ -771,3 +771,14 @@ fn tokens_led_by_what_they_are_and_tokens_in_credential_files() {
         "<privateKey>[REDACTED:private-key]</privateKey>"
     );
 }
+
+#[test]
+fn an_unseal_key_after_its_label_whatever_bytes_follow() {
+    // The look back for a key's start is bounded (binary output read as text holds long runs of key bytes, and
+    // each start in one once looked back over all of it): what is redacted is the same.
+    let key = "p/ERVTmZhnr0suulCaa+GkydYjGPfX2L9KAU+89S+4Sw";
+    assert!(!text(&format!("Unseal Key 1: {key}\n")).contains(key));
+    let long = format!("{}/{}+{}", body(150), body(150), body(150));
+    let out = text(&format!("Unseal Key 1: {long}\n"));
+    assert!(!out.contains(&long[..40]) && !out.contains(&long[long.len() - 40..]), "{out}");
+}

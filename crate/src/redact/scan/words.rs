@@ -470,9 +470,18 @@ fn raw_label_line_before<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
 /// `Recovery Key 2: …`) and where they are given back (`vault operator unseal <key>`): the base64 word through the run
 /// at `s`, 40 characters or more (a key share is 33 bytes). In raw JSON text (`RAW`) a backslash is taken as part of
 /// the word, so that an escaped `\/` does not hide the label.
+/// Longer than any unseal or recovery key as Vault prints it (base64 of at most 64 bytes, escapes included).
+const UNSEAL_KEY_MAX: usize = 192;
+
 pub(super) fn unseal_key<const RAW: bool>(b: &[u8], s: usize) -> Option<(usize, usize)> {
     let part = |c: u8| is_b64(c) || c == b'=' || (RAW && c == b'\\');
-    let vs = run_back(b, s, part);
+    // A key is a few dozen characters: the look back stops past any key's length, so a long run of such bytes
+    // (binary output read as text) costs each start a bounded look, not the whole run again.
+    let floor = s.saturating_sub(UNSEAL_KEY_MAX);
+    let vs = floor + run_back(&b[floor..], s - floor, part);
+    if vs == floor && floor > 0 && part(b[floor - 1]) {
+        return None;
+    }
     // (The label first, a few looks: most runs are after a blank and a word that is none of them.)
     if vs < 13 || b[vs - 1] != b' ' || !matches!(b[vs - 2], b'l' | b':') {
         return None;
