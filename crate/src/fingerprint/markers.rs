@@ -409,7 +409,7 @@ fn go_ok(s: &[u8]) -> bool {
 
 /// What boilerplate may end with: an exit status, a passing test's verdict.
 fn boilerplate_end(b: &[u8]) -> bool {
-    if find(b, b"Process completed with exit code", 0).is_some() {
+    if find_from(b, b"Process completed with exit code", 0).is_some() {
         return true;
     }
     // `exited with [code |status ][-]N[.]` at the end, read backwards.
@@ -519,15 +519,10 @@ fn trim_end_spaces(s: &[u8]) -> &[u8] {
     &s[..s.len() - n]
 }
 
-/// The first occurrence of `needle` in `hay` at or after `from`.
-fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
-    find_from(hay, needle, from)
-}
-
 /// The first occurrence at or after `from` with a word boundary before it (`needle` starts with a word byte).
 fn find_starting_word(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     let mut from = from;
-    while let Some(i) = find(hay, needle, from) {
+    while let Some(i) = find_from(hay, needle, from) {
         if !is_word_before(hay, i) {
             return Some(i);
         }
