@@ -4,6 +4,7 @@
 // kind is named in a warning and ignored, never a reason to drop an entry.
 
 import { isKind } from "../values.js";
+import { parseArgs } from "./args.js";
 
 /** flag → { key: the option it sets (a dotted key sets a member of an object option), kind, multi: repeatable,
  *  flag: takes no value and sets `value` }. */
@@ -53,4 +54,12 @@ export function entryOptions(values, warnings = []) {
     else if (!off.has(top)) (options[top] ??= {})[member] = f.multi ? good : good[0];
   }
   return options;
+}
+
+/** The named flags in `args` as a command a host starts reads them (cli/args.js "lenient": anything else is a
+ *  warning, never fatal): { options, warnings }. */
+export function hostFlags(args, names) {
+  const p = parseArgs(args, flagSpec(names), "lenient");
+  const warnings = [...p.problems];
+  return { options: entryOptions(p.values, warnings), warnings };
 }

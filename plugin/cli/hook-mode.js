@@ -40,8 +40,7 @@ import { sessionMemoryDir } from "../paths.js";
 import { readToEnd } from "../io.js";
 import { planHook } from "../hosts/hook-events.js";
 import { settingsOf } from "../settings.js";
-import { parseArgs } from "./args.js";
-import { entryOptions, flagSpec } from "./entry-flags.js";
+import { hostFlags } from "./entry-flags.js";
 
 export { HOSTS, planHook } from "../hosts/hook-events.js";
 
@@ -49,8 +48,6 @@ export { HOSTS, planHook } from "../hosts/hook-events.js";
 const STDIN_TIMEOUT_MS = 10_000;
 /** Payloads bigger than this are not parsed (they go to record() raw, which splits them into quarantine pieces). */
 const MAX_PARSE_BYTES = 64 * 1024 * 1024;
-
-const FLAGS = flagSpec(["--file"]);
 
 /** Standard input read with reads on fd 0, without creating process.stdin (a stream costs a few ms of a hook's
  *  start), by io.js readToEnd's one rule for a descriptor that does not block, ending after STDIN_TIMEOUT_MS
@@ -110,10 +107,9 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
   };
   try {
     const raw = (stdin ? null : readStdinSync()) ?? (await readAll(stdin ?? process.stdin));
-    const flagWarnings = [];
-    const parsed = parseArgs(args, FLAGS, "lenient");
-    const fileFlag = entryOptions(parsed.values, flagWarnings).file;
-    for (const w of [...parsed.problems, ...flagWarnings]) say(w);
+    const flags = hostFlags(args, ["--file"]);
+    for (const w of flags.warnings) say(w);
+    const fileFlag = flags.options.file;
     const opts = resolveOptions(null, env);
     // What failed earlier in the session: every hook is a new process, so it is kept in a file per session.
     const memory = fileStore({ dir: sessionMemoryDir({ env }), now: now ?? Date.now });

@@ -24,8 +24,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { CallToolRequestSchema, ListToolsRequestSchema, ErrorCode, McpError, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { resolveOptions } from "../capture/options.js";
 import { ENTRY_ARG_DESCRIPTION, RECORD_TOOL_DESCRIPTION, callRecordTool } from "../capture/record-tool.js";
-import { parseArgs } from "./args.js";
-import { entryOptions, flagSpec } from "./entry-flags.js";
+import { hostFlags } from "./entry-flags.js";
 
 export const SERVER_NAME = "opencode-recordings";
 
@@ -44,14 +43,10 @@ export const RECORD_TOOL = {
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };
 
-const FLAGS = flagSpec(["--file", "--session", "--model", "--agent"]);
-
 /** `record mcp` flags → { options, warnings }. Unknown words are reported (on stderr by runMcp), not fatal:
  *  a host that passes an extra argument must still get a working server. */
 export function parseMcpArgs(args = []) {
-  const p = parseArgs(args, FLAGS, "lenient");
-  const warnings = [...p.problems];
-  return { options: entryOptions(p.values, warnings), warnings };
+  return hostFlags(args, ["--file", "--session", "--model", "--agent"]);
 }
 
 /** The largest message read from the client. The SDK's own reader stops at 10 MiB and then closes the
