@@ -4,7 +4,7 @@
 // for streams the recorder never uses. require() hands the module over as it is. Bun and
 // opencode (which runs on Bun) support createRequire the same way.
 
-// In the `record` command's bundle (CommonJS, run by plugin/launch.cjs) the module system's own require is passed
+// In the `record` command's bundle (CommonJS, run by plugin/record.cjs) the module system's own require is passed
 // in as __recordRequire; elsewhere one is made. node:module is not imported: loading it costs a hook process most
 // of a millisecond, which the bundle need not pay (process.getBuiltinModule: Node 20.16 and 22.3 on, Bun).
 const require =
@@ -50,20 +50,21 @@ export function isatty(fd) {
 
 let mainScript; // the real path of the script this process was started with (undefined: not yet asked)
 
-/** Whether the module whose import.meta.url is `moduleUrl` is the script this process was started with
- *  (`node plugin/cli/hook-mode.js ...`), through symlinks. Never in the `record` command's bundle: its launcher is. */
-export function isMainModule(moduleUrl) {
+/** Whether the module whose import.meta is `meta` is the script this process was started with
+ *  (`node plugin/cli/hook-mode.js ...`), through symlinks. Never in the `record` command's bundles: their
+ *  launcher is (and there meta.url, computed when read, is not read). */
+export function isMainModule(meta) {
   if (typeof __recordImport === "function") return false;
   try {
     mainScript ??= process.argv[1] ? fs.realpathSync(process.argv[1]) : null;
-    return mainScript !== null && mainScript === require("node:url").fileURLToPath(moduleUrl);
+    return mainScript !== null && mainScript === require("node:url").fileURLToPath(meta.url);
   } catch {
     return false;
   }
 }
 
 /** import() of a module of plugin/ ("./cli/read.js"). The `record` command runs its code as one CommonJS
- *  bundle through vm.Script (plugin/launch.cjs, for V8's code cache), where a bare import() has no loader to
+ *  bundle through vm.Script (plugin/record.cjs, for V8's code cache), where a bare import() has no loader to
  *  call; there the launcher passes its own as `__recordImport` (a parameter of the bundle's wrapper). */
 export function importSibling(spec) {
   return typeof __recordImport === "function" ? __recordImport(spec) : import(spec);

@@ -158,7 +158,7 @@ function settings(env) {
 /**
  * Examines the recordings set-up. options: { file, env, cwd, now, fs, launcher } (launcher: see launcherState). Returns the report:
  * { healthy, problems[], warnings[], checks[{ level: "ok"|"warning"|"problem", text }], target, writable,
- *   status, counts: { main, quarantine }, settings, core, launcher: { bundle, cache, writable, path }, versions }.
+ *   status, counts: { main, quarantine }, settings, core, launcher: { bundle, cache, writable, path, hook }, versions }.
  */
 export async function examine(options = {}) {
   const fs = options.fs ?? nodeFs;
@@ -229,6 +229,12 @@ export async function examine(options = {}) {
     say("warning", `The record command's code cache is ${why}; ${next}. Until then each call starts a few ms slower.`);
   } else {
     say("ok", `The record command starts from its bundle (code cache: ${launcher.cache}).`);
+  }
+  if (!launcher.error && launcher.bundle && !launcher.hook.bundle) {
+    say("warning", 'Hook mode starts from the whole CLI bundle: plugin/hook.bundle.cjs is missing. It works, but each hook call starts slower (BENCHMARKS.md); run "npm run build".');
+  } else if (!launcher.error && launcher.bundle && (launcher.hook.cache === "missing" || launcher.hook.cache === "rejected")) {
+    const next = launcher.hook.writable ? "a new one is written when a hook call ends" : "it cannot be renewed where it lives";
+    say("warning", `Hook mode's code cache is ${launcher.hook.cache}; ${next}. Until then each hook call starts a few ms slower.`);
   }
 
   // The status record.
@@ -355,13 +361,15 @@ function teamState(index, env, fs) {
   return { on, source, sourceError, last: readTeamState(index, { fs }), state: teamStatePath(index) };
 }
 
-/** How the record command starts (plugin/launch.cjs launchState): { bundle, cache, writable, path } or { error }.
- *  `asked`: the launcher's own answer when doctor runs under plugin/record.cjs, which alone knows how its compile
- *  went; otherwise the bundle is compiled to see. */
+/** How the record command starts (plugin/record.cjs launchState): { bundle, cache, writable, path, hook } or
+ *  { error }, `hook` saying the same of hook mode's own bundle. `asked`: the launcher's own answer when doctor runs
+ *  under plugin/record.cjs, which alone knows how its compile went; otherwise the bundle is compiled to see (hook
+ *  mode's always is: a doctor process does not load it). */
 function launcherState(asked) {
-  const file = new URL("../launch.cjs", import.meta.url);
+  const file = new URL("../record.cjs", import.meta.url);
   try {
-    return { ...(asked ? asked() : createRequire(file)(file.pathname).launchState()), path: file.pathname };
+    const launch = createRequire(file)(file.pathname);
+    return { ...(asked ? asked() : launch.launchState()), hook: launch.launchState(null, "hook"), path: file.pathname };
   } catch (e) {
     return { error: describeError(e), path: file.pathname };
   }

@@ -30,7 +30,8 @@
 // given — never lost. Set AI_RECORDINGS_DEBUG=1 to see what happened on stderr.
 //
 // Fast path: this module does not import the MCP SDK, and loads the recorder (wasm) only when there is an
-// entry to write. Events that call for no entry (a passing command, a non-gate failure) cost a node start.
+// entry to write, recall only when it looks for a hint. Events that call for neither (a passing command) cost a
+// node start: the `record` command runs this module from a bundle of its own (plugin/cli/hook-entry.js).
 
 import { fs, importSibling, isMainModule } from "../builtins.js";
 import { resolveOptions } from "../capture/options.js";
@@ -89,12 +90,20 @@ export function readAll(stream, timeoutMs = STDIN_TIMEOUT_MS) {
   });
 }
 
+/** The modules hook mode loads on the paths that need them, as ES modules beside this one; the `record`
+ *  command's bundles pass their own (plugin/cli/index.js hookModules). */
+const ES_MODULES = {
+  recorder: () => importSibling("./recorder.js"),
+  recallHook: () => importSibling("./recall/hook.js"),
+};
+
 /**
  * Runs hook mode for `host` ("claude-code" or "codex"): reads the payload from `stdin` (a readable stream;
  * by default fd 0 is read directly), writes what it calls for, and resolves to 0 — always (never rejects). `record` is plugin/recorder.js's record() by default
- * (a seam for tests); `argv` may carry `--file PATH`.
+ * (a seam for tests); `argv` may carry `--file PATH`; `modules`: { recorder, recallHook }, each a function
+ * resolving to that module.
  */
-export async function runHook(host, { stdin, env = process.env, stderr, args = [], record, now } = {}) {
+export async function runHook(host, { stdin, env = process.env, stderr, args = [], record, now, modules = ES_MODULES } = {}) {
   const debug = settingsOf(env).debug;
   const say = (msg) => {
     if (!debug) return;
@@ -135,10 +144,10 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
     const hint = host === "claude-code" && payload?.hook_event_name === "PostToolUseFailure";
     if (plan.kind === "none") {
       say("nothing to record");
-      if (hint) await writeHint(payload, { env, file: fileFlag ?? opts.file });
+      if (hint) await writeHint(modules, payload, { env, file: fileFlag ?? opts.file });
       return 0;
     }
-    const rec = record ?? (await import("../recorder.js")).record;
+    const rec = record ?? (await modules.recorder()).record;
     const base = { capture: "auto", env, stamps: { client: host } };
     if (fileFlag) base.file = fileFlag;
     else if (opts.file) base.file = opts.file;
@@ -161,7 +170,7 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
           fs.writeSync(1, JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: plan.pass.nudge } }) + "\n");
         }
       }
-      if (hint) await writeHint(payload, { env, file: base.file });
+      if (hint) await writeHint(modules, payload, { env, file: base.file });
     }
     say(`${status?.status} ${status?.eid ?? ""} ${status?.file ?? ""} ${status?.reason ?? ""}`);
   } catch (e) {
@@ -171,8 +180,8 @@ export async function runHook(host, { stdin, env = process.env, stderr, args = [
 }
 
 /** Prints the recall hint for a Claude Code PostToolUseFailure, when one matches (recall/hook.js). */
-async function writeHint(payload, options) {
-  const out = await (await import("../recall/hook.js")).claudeHint(payload, options);
+async function writeHint(modules, payload, options) {
+  const out = await (await modules.recallHook()).claudeHint(payload, options);
   if (out) fs.writeSync(1, out);
 }
 
@@ -183,7 +192,7 @@ export function runHookArgs(args, io) {
 }
 
 // `node plugin/cli/hook-mode.js HOST` is the same as `record hook HOST`.
-if (isMainModule(import.meta.url)) {
+if (isMainModule(import.meta)) {
   runHookArgs(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

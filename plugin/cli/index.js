@@ -8,10 +8,18 @@
 // subcommand name is never lost. Subcommands load their module when named (plain `record TEXT` never does) and
 // return their exit status; unlike recording, they may fail.
 
-import { fs, importSibling, isMainModule, path } from "../builtins.js";
+import { importSibling, isMainModule } from "../builtins.js";
+import { argvAsTyped, isSubcommand as isSubcommandOf } from "./grammar.js";
 import { recordCommand } from "./record.js";
 import { usedStream } from "./say.js";
 import { skipped } from "../writer/errors.js";
+
+/** What hook mode loads only when it writes an entry or looks for a hint: bundled here (literal imports), and
+ *  what hook mode's own bundle asks this one for (plugin/cli/hook-entry.js). */
+export const hookModules = {
+  recorder: () => import("../recorder.js"),
+  recallHook: () => import("../recall/hook.js"),
+};
 
 // Subcommand modules outside the hot path are separate ES modules, imported when used (the `record` bundle
 // leaves them out; importSibling resolves against plugin/). Hook mode and recall, which agents and hooks start
@@ -25,26 +33,17 @@ export const SUBCOMMANDS = {
   md: lazy("./cli/md.js", "md"),
   doctor: lazy("./cli/doctor.js", "doctor"),
   mcp: (args) => importSibling("./cli/mcp.js").then((m) => m.runMcp({ args })),
-  hook: (args) => import("./hook-mode.js").then((m) => m.runHookArgs(args)),
+  hook: (args) => import("./hook-mode.js").then((m) => m.runHookArgs(args, { modules: hookModules })),
   export: lazy("./cli/export.js", "exportCmd"),
   sync: lazy("./cli/sync.js", "sync"),
   recall: (args) => import("./recall.js").then((m) => m.recall(args, {})),
   init: lazy("./cli/init.js", "init"),
   view: lazy("./cli/view.js", "view"),
 };
-// Subcommands whose words are all arguments (a query).
-const ALL_WORDS = new Set(["recall"]);
-// Subcommands that take one plain word (an eid; a host name).
-const ONE_WORD = { show: /^[^\s]{1,64}$/, hook: /^(claude-code|codex)$/, init: /^(opencode|claude-code|codex)$/ };
+const NAMES = new Set(Object.keys(SUBCOMMANDS));
 
-/** Whether `args` (argv) invoke a subcommand rather than record text. */
-export function isSubcommand(args) {
-  if (args.length === 0 || !Object.hasOwn(SUBCOMMANDS, args[0])) return false;
-  if (ALL_WORDS.has(args[0])) return true;
-  if (args.length === 1 || args[1].startsWith("-")) return true;
-  const word = ONE_WORD[args[0]];
-  return Boolean(word && word.test(args[1]) && (args.length === 2 || args[2].startsWith("-")));
-}
+/** Whether `args` (argv) invoke a subcommand rather than record text (plugin/cli/grammar.js). */
+export const isSubcommand = (args) => isSubcommandOf(args, NAMES);
 
 /** Runs the command. Resolves to { code, finished }: `finished` when everything it had to do is done and
  *  written with write(2), so the process may exit at once (recording and hook mode; not the subcommands whose
@@ -57,29 +56,10 @@ async function main(args, ctx) {
   return recordCommand(args);
 }
 
-/** The arguments as typed. Bun drops a "--" that directly follows the script path (`bun cli.js -- -x` gives
- *  ["-x"]), which would turn literal text into options; on Linux the untouched command line is in /proc. */
-async function argvAsTyped() {
-  const args = process.argv.slice(2);
-  if (!process.versions.bun || process.platform !== "linux") return args;
-  try {
-    const raw = fs.readFileSync("/proc/self/cmdline", "utf8").split("\0");
-    if (raw.at(-1) === "") raw.pop();
-    const script = process.argv[1];
-    const at = raw.findIndex((a, i) => i > 0 && path.resolve(a) === script);
-    const typed = at > 0 ? raw.slice(at + 1) : null;
-    // Use it only if it is the same list apart from that one "--".
-    if (typed && typed.length === args.length + 1 && typed[0] === "--") return typed;
-  } catch {
-    // fall back to what the runtime gave us
-  }
-  return args;
-}
-
 /** Runs the command with this process's arguments and sets the exit status. Never rejects. Resolves to whether
  *  the process may exit at once (process.exit): the work is done and written synchronously, and exiting skips
  *  the runtime's wind-down (heap and wasm engine teardown). `launcher`, from plugin/record.cjs: a function
- *  answering how this process started (plugin/launch.cjs launchState). */
+ *  answering how this process started (plugin/record.cjs launchState). */
 export async function runCli({ launcher } = {}) {
   let code = 0;
   let finished = false;
@@ -104,7 +84,7 @@ export async function runCli({ launcher } = {}) {
 
 // `node plugin/cli/index.js ...` runs the ES modules as they are; the `record` command (plugin/record.cjs) runs
 // the same code from the CommonJS bundle scripts/build.sh makes of this module.
-if (isMainModule(import.meta.url)) {
+if (isMainModule(import.meta)) {
   runCli().then((exitNow) => {
     if (exitNow) process.exit();
   });

@@ -217,7 +217,7 @@ export async function runMcp({ stdin = process.stdin, stdout = process.stdout, s
 }
 
 // `node plugin/cli/mcp.js [flags]` runs the server directly (the same as `record mcp [flags]`).
-if (isMainModule(import.meta.url)) {
+if (isMainModule(import.meta)) {
   runMcp({ args: process.argv.slice(2) }).then(
     (code) => (process.exitCode = code),
     (e) => {

@@ -304,7 +304,7 @@ test("without a loadable core the entry is still kept, whole, in quarantine (JS 
   // A copy of the `record` command (launcher and bundle) with no wasm/ beside it: the core cannot load.
   const plugin = path.join(d, "plugin-without-wasm");
   fs.mkdirSync(plugin);
-  for (const f of ["record.cjs", "launch.cjs", "cli.bundle.cjs", "cli.bundle.cache"]) {
+  for (const f of ["record.cjs", "cli.bundle.cjs", "cli.bundle.cache"]) {
     fs.copyFileSync(path.join(PLUGIN, f), path.join(plugin, f));
   }
   const file = path.join(d, "nocore.jsonl");
@@ -362,6 +362,46 @@ test("the launcher: without the bundle, or with a damaged one, the ES modules re
     assert.equal(r.status, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).status, "recorded", name);
     assert.deepEqual(entries(file).map((e) => [e.note, e.capture]), [[name, "cli"]], name);
+  }
+});
+
+test("record hook decides from hook mode's own bundle, and loads the CLI bundle only to write", () => {
+  const { d, env } = setup();
+  const project = path.join(d, "project");
+  gitRepo(project, "https://example.com/widget.git");
+  const hookEnv = { ...env, XDG_STATE_HOME: path.join(d, "state"), AI_RECORDINGS_HINTS: "0", AI_RECORDINGS_DEBUG: "1" };
+  const base = { cwd: project, tool_name: "Bash", transcript_path: path.join(d, "none.jsonl"), tool_input: { command: "npm test" } };
+  const failed = (session, n) => ({ ...base, session_id: session, hook_event_name: "PostToolUseFailure", tool_use_id: `f${n}`, error: `Exit code 1\n\nnot ok ${n} - widget spins` });
+  const passed = (session) => ({ ...base, session_id: session, hook_event_name: "PostToolUse", tool_use_id: "p", tool_response: { stdout: "ok", stderr: "" } });
+  const hook = (plugin, file, payload) => {
+    const r = spawnSync(RUNTIME, [path.join(plugin, "record.cjs"), "hook", "claude-code"], { env: { ...hookEnv, AI_RECORDINGS_FILE: file }, input: JSON.stringify(payload), encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /internal error|not recorded/);
+    return r;
+  };
+  // Neither the CLI bundle nor the ES modules' entry can run here: a passing command is decided all the same.
+  const alone = pluginCopy(d, "hook-bundle-alone", (p) => {
+    fs.writeFileSync(path.join(p, "cli.bundle.cjs"), 'throw new Error("the CLI bundle was loaded");');
+    fs.rmSync(path.join(p, "cli", "index.js"));
+  });
+  const r = hook(alone, path.join(d, "alone.jsonl"), passed("s0"));
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /record hook: nothing to record/);
+  assert.equal(fs.existsSync(path.join(d, "alone.jsonl")), false);
+  // Red twice then green, as installed; then with hook mode's bundle gone or damaged (the CLI bundle runs hook mode).
+  const variants = {
+    "as built": PLUGIN,
+    "no hook bundle": pluginCopy(d, "no-hook-bundle", (p) => fs.rmSync(path.join(p, "hook.bundle.cjs"))),
+    "damaged hook bundle": pluginCopy(d, "damaged-hook-bundle", (p) => fs.writeFileSync(path.join(p, "hook.bundle.cjs"), "this is { not JavaScript")),
+  };
+  for (const [name, plugin] of Object.entries(variants)) {
+    const file = path.join(d, `${name.replace(/ /g, "-")}.jsonl`);
+    const session = `s-${name}`;
+    for (const n of [1, 2]) assert.equal(hook(plugin, file, failed(session, n)).stdout, "", name);
+    const green = hook(plugin, file, passed(session));
+    assert.match(JSON.parse(green.stdout).hookSpecificOutput.additionalContext, /npm test passes now after 2 failures/, name);
+    assert.equal(hook(plugin, file, passed(session)).stdout, "", `${name}: nothing open any more`);
+    assert.deepEqual(entries(file).map((e) => [e.trigger, e.client]), [["gate.failed", "claude-code"], ["gate.failed", "claude-code"], ["gate.passed", "claude-code"]], name);
   }
 });
 
@@ -425,6 +465,8 @@ test("record doctor says how the record command starts: bundle and cache used, r
   const built = doctor(PLUGIN);
   assert.deepEqual([built.launcher.bundle, built.launcher.cache], [true, "used"]);
   assert.ok(built.checks.some((c) => c.level === "ok" && /starts from its bundle \(code cache: used\)/.test(c.text)));
+  assert.deepEqual([built.launcher.hook.bundle, built.launcher.hook.cache], [true, "used"], "hook mode's bundle, as built");
+  assert.equal(built.warnings.some((w) => /Hook mode/.test(w)), false);
   // A rejected cache is said, with what happens next: the launcher of that very call renews it, so the next
   // doctor finds it used.
   const garbage = pluginCopy(d, "doctor-garbage", (p) => fs.writeFileSync(path.join(p, "cli.bundle.cache"), Buffer.alloc(512, 1)));
@@ -442,7 +484,13 @@ test("record doctor says how the record command starts: bundle and cache used, r
   const n = doctor(noBundle);
   assert.equal(n.launcher.bundle, false);
   assert.ok(n.warnings.some((w) => /runs the ES modules: plugin\/cli\.bundle\.cjs is missing/.test(w)));
-  // Neither is a problem: recording works.
+  const noHook = doctor(pluginCopy(d, "doctor-no-hook-bundle", (p) => fs.rmSync(path.join(p, "hook.bundle.cjs"))));
+  assert.ok(noHook.warnings.some((w) => /Hook mode starts from the whole CLI bundle: plugin\/hook\.bundle\.cjs is missing/.test(w)), noHook.warnings.join("\n"));
+  const hookGarbage = doctor(pluginCopy(d, "doctor-hook-garbage", (p) => fs.writeFileSync(path.join(p, "hook.bundle.cache"), Buffer.alloc(512, 3))));
+  assert.equal(hookGarbage.launcher.hook.cache, "rejected");
+  assert.ok(hookGarbage.warnings.some((w) => /Hook mode's code cache is rejected; a new one is written when a hook call ends/.test(w)), hookGarbage.warnings.join("\n"));
+  // None is a problem: recording works.
+  assert.equal(noHook.problems.some((p) => /code cache|bundle/.test(p)), false);
   assert.equal(g.problems.some((p) => /code cache|bundle/.test(p)), false);
   assert.equal(n.problems.some((p) => /code cache|bundle/.test(p)), false);
 });
@@ -492,8 +540,10 @@ test("record --help lists exactly the subcommands the command runs, each with it
   }
 });
 
-test("the launcher's bundle is ASCII, so reading it as UTF-8 takes V8's fast path", () => {
-  const bytes = fs.readFileSync(path.join(PLUGIN, "cli.bundle.cjs"));
-  const at = bytes.findIndex((b) => b > 0x7f);
-  assert.equal(at, -1, `a byte over 0x7f at ${at}: …${bytes.subarray(Math.max(0, at - 40), at + 10).toString("latin1")}`);
+test("the launcher's bundles are ASCII, so reading them as UTF-8 takes V8's fast path", () => {
+  for (const name of ["cli.bundle.cjs", "hook.bundle.cjs"]) {
+    const bytes = fs.readFileSync(path.join(PLUGIN, name));
+    const at = bytes.findIndex((b) => b > 0x7f);
+    assert.equal(at, -1, `${name}: a byte over 0x7f at ${at}: …${bytes.subarray(Math.max(0, at - 40), at + 10).toString("latin1")}`);
+  }
 });

@@ -90,7 +90,7 @@ test("envOf: options.env when given, else one snapshot until refreshEnv()", () =
 
 test("the launcher's switch reads on exactly where the settings' flag does", async () => {
   const { createRequire } = await import("node:module");
-  const { isOn } = createRequire(import.meta.url)("../../plugin/launch.cjs");
+  const { isOn } = createRequire(import.meta.url)("../../plugin/record.cjs");
   for (const v of ["1", "true", "TRUE", "yes", "on", " on ", "0", "false", "off", "no", "none", "", "2", "enabled", undefined]) {
     assert.equal(isOn(v), flag(v) === true, JSON.stringify(v));
   }
@@ -110,7 +110,7 @@ test("one parser per kind of value: sizes, durations, counts", async () => {
 test("one rule for HOME and the XDG directories; the launcher's cache directory follows it", async () => {
   const { placesOf } = await import("../../plugin/settings.js");
   const { createRequire } = await import("node:module");
-  const { cacheHome } = createRequire(import.meta.url)("../../plugin/launch.cjs");
+  const { cacheHome } = createRequire(import.meta.url)("../../plugin/record.cjs");
   const homedir = () => "/account";
   for (const env of [{}, { HOME: "/h" }, { HOME: "rel" }, { HOME: "/h", XDG_CACHE_HOME: "/c" }, { XDG_CACHE_HOME: "c" }, { HOME: "" }]) {
     assert.equal(cacheHome(env, homedir), placesOf(env, homedir).cacheHome, JSON.stringify(env));
