@@ -7,10 +7,22 @@ import { loadDriver } from "./driver.js";
 import { prepare } from "./schema.js";
 import { catchUp } from "./build.js";
 
+/** Whether SQLite's error `e` says the file is not a readable database (SQLITE_NOTADB, SQLITE_CORRUPT): an index
+ *  that is replaced rather than reported. */
+export function isUnreadable(e) {
+  return /not a database|malformed/i.test(e?.message ?? "");
+}
+
+/** Removes the index at `where` with its WAL and shared-memory files. */
+function removeIndex(where) {
+  for (const suffix of ["", "-wal", "-shm"]) nodeFs.rmSync(where + suffix, { force: true });
+}
+
 /**
  * Opens (creating when needed) the index of the recordings file that `options` resolve to ({file, env, cwd}
  * as for the recorder). Throws RecallUnavailable where the runtime has no SQLite. An index of another schema
- * version, or a file SQLite cannot read, is removed and made again: it holds nothing the files do not.
+ * version, or a file SQLite cannot read, is removed and made again: it holds nothing the files do not (and
+ * for that reason it is written without fsync: schema.js prepare).
  */
 export async function openIndex(options = {}) {
   const open = await loadDriver();
@@ -27,7 +39,7 @@ export async function openIndex(options = {}) {
       unusable = true;
     } catch (e) {
       // Only a file that is not an index of ours is replaced; a busy or unwritable one is the caller's error.
-      unusable = /not a database|malformed/i.test(e?.message ?? "");
+      unusable = isUnreadable(e);
       if (!unusable || attempt > 0) throw e;
     }
     try {
@@ -35,7 +47,7 @@ export async function openIndex(options = {}) {
     } catch {}
     db = null;
     if (!unusable || attempt > 0) throw new Error(`the recall index ${where} cannot be used`);
-    for (const suffix of ["", "-wal", "-shm"]) nodeFs.rmSync(where + suffix, { force: true });
+    removeIndex(where);
   }
   return {
     db,
@@ -43,5 +55,12 @@ export async function openIndex(options = {}) {
     path: where,
     catchUp: (o = {}) => catchUp(db, file, { env: options.env, cwd: options.cwd, ...o }),
     close: () => db.close(),
+    /** Closes and removes the index: it is made again from the files when next opened. */
+    discard: () => {
+      try {
+        db.close();
+      } catch {}
+      removeIndex(where);
+    },
   };
 }

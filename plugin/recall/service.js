@@ -5,7 +5,7 @@
 
 import { gitContext } from "../git.js";
 import { settingsOf, envOf } from "../settings.js";
-import { openIndex } from "./index.js";
+import { isUnreadable, openIndex } from "./index.js";
 import { recent, search } from "./search.js";
 import { failureQuery } from "./query.js";
 import { repoKey } from "./team.js";
@@ -45,6 +45,17 @@ export function createRecall(options = {}) {
   const index = () => (opened ??= openIndex(options));
   const team = teamOn(options);
   async function run(query, o, mode) {
+    try {
+      return await attempt(query, o, mode);
+    } catch (e) {
+      if (!isUnreadable(e)) throw e;
+      // A damaged index (its writes are not fsynced: schema.js) found mid-use: made again from the files.
+      (await opened?.catch(() => null))?.discard();
+      opened = null;
+      return attempt(query, o, mode);
+    }
+  }
+  async function attempt(query, o, mode) {
     const ix = await index();
     const caught = ix.catchUp({ onProgress: o.onProgress });
     const cwd = o.cwd ?? options.cwd;
