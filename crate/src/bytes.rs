@@ -288,6 +288,9 @@ pub struct Specials {
     pub backslash: u64,
     /// The bytes that follow a backslash in a two-byte escape: `" \ / b f n r t`.
     pub simple: u64,
+    /// Whether any of the 64 bytes is `$` (the lead of a password hash, `redact::hashes`), so that the string's
+    /// own pass for one is spared where there is none.
+    pub dollar: bool,
 }
 
 #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
@@ -322,16 +325,21 @@ pub(crate) fn specials(chunk: &[u8; 64]) -> Specials {
         quote: bits64(quote),
         backslash: bits64([eq(v[0], b'\\'), eq(v[1], b'\\'), eq(v[2], b'\\'), eq(v[3], b'\\')]),
         simple: bits64([simple(0), simple(1), simple(2), simple(3)]),
+        dollar: v128_any_true(v128_or(
+            v128_or(eq(v[0], b'$'), eq(v[1], b'$')),
+            v128_or(eq(v[2], b'$'), eq(v[3], b'$')),
+        )),
     }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn specials(chunk: &[u8; 64]) -> Specials {
-    let mut sp = Specials { quote: 0, backslash: 0, simple: 0 };
+    let mut sp = Specials { quote: 0, backslash: 0, simple: 0, dollar: false };
     for (k, &c) in chunk.iter().enumerate() {
         sp.quote |= u64::from(c == b'"') << k;
         sp.backslash |= u64::from(c == b'\\') << k;
         sp.simple |= u64::from(SIMPLE_ESCAPES[usize::from(c)] != 0) << k;
+        sp.dollar |= c == b'$';
     }
     sp
 }

@@ -57,7 +57,13 @@ pub fn run_len(b: &[u8], i: usize, pred: impl Fn(u8) -> bool) -> usize {
 /// Where the run of bytes satisfying `pred` that ends at `j` (exclusive) starts: [`run_len`] backwards.
 #[inline]
 pub fn run_back(b: &[u8], j: usize, pred: impl Fn(u8) -> bool) -> usize {
-    j - b[..j].iter().rev().take_while(|&&c| pred(c)).count()
+    // (A plain loop, as in `run_len`: the reversed iterator and its count compiled to more instructions in wasm.)
+    let b = &b[..j];
+    let mut i = j;
+    while i > 0 && pred(b[i - 1]) {
+        i -= 1;
+    }
+    i
 }
 
 #[inline]

@@ -219,8 +219,8 @@ impl Redactor {
         let find = |t: &str, from: scan::Resume| self.with_keys(|keys| self.find(t, keys, from));
         let allowed = |s: &str| self.allowed(s);
         // User patterns run on decoded text: with any, every string is decoded.
-        let clean_raw = |content: &str, esc: &[u64]| {
-            if hashes::may_hold_hash(content.as_bytes()) {
+        let clean_raw = |content: &str, esc: &[u64], dollar: bool| {
+            if dollar && hashes::may_hold_hash(content.as_bytes()) {
                 return Err(scan::Resume::START); // (found by a pass of their own over the decoded text)
             }
             self.with_keys(|keys| scan::Scanner::new_raw(content, esc, &allowed, keys).run_raw())

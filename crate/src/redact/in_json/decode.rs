@@ -97,9 +97,9 @@ pub(super) fn read_string(
     let mut from = None;
     if let Some(scan_raw) = scan_raw.filter(|_| b.len() - s >= RAW_FROM) {
         let bits = &mut dec.esc_bits;
-        if let Some(ce) = simple_escapes(b, s, bits) {
+        if let Some((ce, dollar)) = simple_escapes(b, s, bits) {
             if ce - s >= RAW_FROM {
-                match scan_raw(&raw[s..ce], bits) {
+                match scan_raw(&raw[s..ce], bits, dollar) {
                     Ok(()) => return (s, ce, ce + 1, Read::Clean),
                     Err(r) => from = Some(r),
                 }
@@ -139,24 +139,28 @@ fn decoded_offset(escs: &[Esc], r: usize) -> usize {
 }
 
 /// For the string whose content starts at `s` and holds a backslash: when it is terminated and every escape in it
-/// is two bytes long (`\" \\ \/ \b \f \n \r \t`), its content end, with `bits` set to the escaped bits of the
-/// content (bit k of word w: content byte 64w + k is the second byte of an escape). `None` for a string with another
-/// escape (`\uXXXX`, or one that is not valid JSON) or unterminated: those are decoded.
+/// is two bytes long (`\" \\ \/ \b \f \n \r \t`), its content end and whether a `$` may stand in it, with `bits` set
+/// to the escaped bits of the content (bit k of word w: content byte 64w + k is the second byte of an escape). `None`
+/// for a string with another escape (`\uXXXX`, or one that is not valid JSON) or unterminated: those are decoded.
+/// (A `$` is looked for by whole blocks, so one after the closing quote in its block counts too: a `$` that may be
+/// there, never one missed.)
 ///
 /// Branch-free per 64 bytes, whatever the number of escapes: which backslashes escape is found from the bitmap of
 /// backslashes as simdjson does it (odd and even runs told apart by a subtraction), and the end is the first quote
 /// that is not escaped. Where every escape is two bytes long, that is where decoding ends too. Compiled with
 /// simd128 on wasm so that [`specials`] is inlined into the loop.
 #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
-pub(in crate::redact) fn simple_escapes(b: &[u8], s: usize, bits: &mut Vec<u64>) -> Option<usize> {
+pub(in crate::redact) fn simple_escapes(b: &[u8], s: usize, bits: &mut Vec<u64>) -> Option<(usize, bool)> {
     const ODD: u64 = 0xaaaa_aaaa_aaaa_aaaa;
     bits.clear();
     bits.reserve((b.len() - s) / 64 + 1);
     // Whether the first byte of the next block is escaped (by a backslash that ends this block).
     let mut carry = 0u64;
+    let mut dollar = false;
     let mut base = s;
     while base < b.len() {
         let sp = specials64(b, base);
+        dollar |= sp.dollar;
         // simdjson's `json_escape_scanner`: a backslash that is escaped escapes nothing; of the others, a run
         // escapes the byte after it when its length is odd.
         let potential = sp.backslash & !carry;
@@ -170,7 +174,7 @@ pub(in crate::redact) fn simple_escapes(b: &[u8], s: usize, bits: &mut Vec<u64>)
             return None;
         }
         if ends != 0 {
-            return Some(base + ends.trailing_zeros() as usize);
+            return Some((base + ends.trailing_zeros() as usize, dollar));
         }
         base += 64;
     }
@@ -424,6 +428,7 @@ mod tests {
                 assert_eq!(sp.quote >> k & 1 == 1, c == b'"', "{c:#x}");
                 assert_eq!(sp.backslash >> k & 1 == 1, c == b'\\', "{c:#x}");
             }
+            assert_eq!(sp.dollar, chunk.contains(&b'$'));
         }
     }
 
@@ -446,8 +451,13 @@ mod tests {
             }
             let b = raw.as_bytes();
             let want = simple_escapes_by_bytes(b, i + 1);
-            let got = simple_escapes(b, i + 1, &mut bits).map(|e| (e, bits.clone()));
-            assert_eq!(got, want, "{raw:?}");
+            let got = simple_escapes(b, i + 1, &mut bits);
+            if let (Some((e, dollar)), Some(_)) = (got, &want) {
+                // A `$` in the content is always seen; one is said to be there only if the text has one.
+                assert!(dollar || !b[i + 1..e].contains(&b'$'), "{raw:?}");
+                assert!(!dollar || b.contains(&b'$'), "{raw:?}");
+            }
+            assert_eq!(got.map(|(e, _)| (e, bits.clone())), want, "{raw:?}");
         }
     }
 

@@ -50,9 +50,9 @@ pub struct Edit {
 }
 
 /// Scans the raw content of a string whose escapes are all two bytes long, given the escaped bits (see
-/// `scan::Scanner::run_raw`): `Ok` when the decoded content is proven to hold nothing to redact, else where the
-/// scan of the decoded content is to go on from (in raw offsets).
-pub type ScanRaw<'a> = &'a dyn Fn(&str, &[u64]) -> Result<(), Resume>;
+/// `scan::Scanner::run_raw`) and whether a `$` may stand in it: `Ok` when the decoded content is proven to hold
+/// nothing to redact, else where the scan of the decoded content is to go on from (in raw offsets).
+pub type ScanRaw<'a> = &'a dyn Fn(&str, &[u64], bool) -> Result<(), Resume>;
 
 /// Walks `raw` and returns the edits, in order. `parent_key` is the key of the member `raw` is the value of, when
 /// the caller holds them apart. `scan` finds spans in decoded text (built-in rules, user patterns, allow lists),

@@ -47,13 +47,30 @@ impl<const RAW: bool> Text<'_, RAW> {
     /// Whether byte `x` is a word byte of the text the bytes stand for.
     #[inline]
     pub(super) fn word_at(self, x: usize) -> bool {
-        is_word(self.b[x]) && (!RAW || self.escaped64(x & !63) >> (x & 63) & 1 == 0)
+        is_word(self.b[x]) && !self.escaped(x)
     }
 
-    /// Whether byte `x` is the second byte of an escape (never in decoded text).
+    /// Where the word run that ends at `e` starts (`e` when the byte before it is no word byte).
+    #[inline]
+    pub(super) fn word_start(self, e: usize) -> usize {
+        let mut x = e;
+        while x > 0 && is_word(self.b[x - 1]) {
+            x -= 1;
+        }
+        // (An escaped byte, which is no word byte, follows its backslash, which is none either: of the bytes passed
+        // over, only the first can be one, so the escaped bits are read once, not at every byte.)
+        if x < e && self.escaped(x) {
+            x + 1
+        } else {
+            x
+        }
+    }
+
+    /// Whether byte `x` is the second byte of an escape (never in decoded text). (The byte before such a byte is the
+    /// escape's backslash: looked at first, it spares most looks into the escaped bits.)
     #[inline]
     pub(super) fn escaped(self, x: usize) -> bool {
-        RAW && self.escaped64(x & !63) >> (x & 63) & 1 != 0
+        RAW && x > 0 && self.b.get(x - 1) == Some(&b'\\') && self.escaped64(x & !63) >> (x & 63) & 1 != 0
     }
 
     /// The escaped bits of the 64 bytes from `base` (a multiple of 64).

@@ -10,7 +10,7 @@ use super::super::tokens::{may_be_named_lead, named_lead, token_at};
 use super::assign::{has_key, is_comparison};
 use super::blocks::Text;
 use super::db_echo::is_key_echo;
-use super::url::{may_be_device_token, short_webhook_host, Authority};
+use super::url::{may_act_after_scheme, Authority};
 use super::words::*;
 use super::{marker_end, Events, Resume, Scanner};
 
@@ -90,11 +90,7 @@ impl Events for Scanner<'_, true> {
                     match b.get(p + 1) {
                         Some(b'/') if b.get(p + 2) == Some(&b'\\') => true, // `:/\/` may be `://`
                         Some(b'/') if b.get(p + 2) == Some(&b'/') => match self.authority(p, key) {
-                            Authority::Clean
-                                if short_webhook_host(b, p + 3).is_none() && !may_be_device_token(b, p + 3) =>
-                            {
-                                return p + 3
-                            }
+                            Authority::Clean if !may_act_after_scheme(b, p + 3) => return p + 3,
                             Authority::Clean => true,
                             Authority::Password { .. } | Authority::Unsure => true,
                         },
@@ -178,7 +174,7 @@ fn may_follow_context(t: Text<true>, s: usize) -> bool {
         b'+' | b'/' | b'=' => is_alnum(b[s - 2]),
         b' ' => {
             let j = run_back(b, s - 1, |c| c == b' ');
-            j > 0 && (t.escaped(j - 1) || matches!(b[j - 1], b'l' | b':'))
+            j > 0 && (matches!(b[j - 1], b'l' | b':') || t.escaped(j - 1))
         }
         _ => t.escaped(s - 1),
     }

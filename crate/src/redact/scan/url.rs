@@ -97,10 +97,26 @@ pub(super) fn device_token(b: &[u8], u: usize) -> Option<(usize, usize)> {
     ((16..=64).contains(&n) && d && (l || u) && what.iter().any(|w| starts_with_at(b, s + n, w))).then_some((s, s + n))
 }
 
-/// For the raw scan: whether the decoded text may have a [`device_token`] at `u`, where an escaped `/` (`\/`) may
-/// stand in its path.
-pub(super) fn may_be_device_token(b: &[u8], u: usize) -> bool {
-    let h = u + run_len(b, u, |c| is_alnum(c) || matches!(c, b'.' | b'-' | b':'));
+/// For the raw scan: whether the decoded text may have a [`device_token`] or a [`short_webhook_host`] at the host that
+/// starts at `u` (after `://`), where an escaped `/` (`\/`) may stand in a device token's path. The two hosts'
+/// bytes are read in one pass: they differ only in `_` (a word byte, in no device's host) and `:` (a port).
+pub(super) fn may_act_after_scheme(b: &[u8], u: usize) -> bool {
+    let k = run_len(b, u, |c| is_alnum(c) || matches!(c, b'.' | b'-'));
+    let n = if b.get(u + k) == Some(&b'_') { k + run_len(b, u + k, is_word) } else { k };
+    if n < 15 && webhook_host(&b[u..u + n]).is_some() {
+        return true;
+    }
+    let h = if b.get(u + k) == Some(&b':') {
+        u + k + run_len(b, u + k, |c| is_alnum(c) || matches!(c, b'.' | b'-' | b':'))
+    } else {
+        u + k
+    };
+    may_be_device_token_at(b, u, h)
+}
+
+/// Whether the decoded text may have a [`device_token`] at `u`, the host ending at `h` (see
+/// [`may_act_after_scheme`]).
+fn may_be_device_token_at(b: &[u8], u: usize, h: usize) -> bool {
     match b.get(h..h + 2) {
         Some(b"\\/") => true,
         Some(b"/a") => {

@@ -482,8 +482,9 @@ pub(super) fn unseal_key<const RAW: bool>(b: &[u8], s: usize) -> Option<(usize, 
     if vs == floor && floor > 0 && part(b[floor - 1]) {
         return None;
     }
-    // (The label first, a few looks: most runs are after a blank and a word that is none of them.)
-    if vs < 13 || b[vs - 1] != b' ' || !matches!(b[vs - 2], b'l' | b':') {
+    // (The label first, a few looks: most runs are after a blank and a word that is none of them, and a `:` after
+    // no digit, `go: `, is no key's number.)
+    if vs < 13 || b[vs - 1] != b' ' || !(b[vs - 2] == b'l' || (b[vs - 2] == b':' && b[vs - 3].is_ascii_digit())) {
         return None;
     }
     let before = &b[..vs - 1];
@@ -517,13 +518,7 @@ pub(super) fn credential_label_before<const RAW: bool>(t: Text<RAW>, keys: &mut 
 
 #[inline(never)]
 fn label_names_credential<const RAW: bool>(t: Text<RAW>, keys: &mut KeyCache, s: usize) -> bool {
-    let word_back = |e: usize| {
-        let mut x = e;
-        while x > 0 && t.word_at(x - 1) {
-            x -= 1;
-        }
-        x
-    };
+    let word_back = |e: usize| t.word_start(e);
     let ls = word_back(s - 1);
     // (The word before is read only for a label that names a credential.)
     keys.credential_label(t.b, ls, s - 1, || {
@@ -663,7 +658,7 @@ pub(super) fn blanks_before(b: &[u8], j: usize) -> usize {
 /// and the space (shorter values are never looked at: see `Block`).
 fn is_password_word<const RAW: bool>(t: Text<RAW>, sp: usize) -> bool {
     // (Raw: an escape's second byte, the `n` of `\n`, is no word byte: the decoded text has a newline there.)
-    let ws = sp - (0..sp).rev().take_while(|&x| t.word_at(x)).count();
+    let ws = t.word_start(sp);
     [&b"password"[..], b"passwd", b"requirepass", b"masterauth"].iter().any(|k| t.b[ws..sp].eq_ignore_ascii_case(k))
 }
 
