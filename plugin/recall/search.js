@@ -19,12 +19,17 @@ export const COMMON_SHARE = 0.02;
 export const COMMON_FLOOR = 200;
 /** At most this many words (the rarest) go into the scored match. */
 export const MATCH_WORDS = 16;
+/** A hint's scored words, the rarest first, stop before their entries together pass this many (the rarest word
+ *  always goes in): each further word is commoner, so it weighs less in a hint's units (a word in one entry), and
+ *  the match scores every entry it is in. A failure has many words; its rare ones are its evidence. */
+export const HINT_POSTINGS = 1000;
 /** When every word is common: the newest entries holding all of them, this many at most. */
 const COMMON_CANDIDATES = 400;
 
 /** Document counts of the words, as FTS5 stems them (the query's words go through the same tokenizer in a
  *  scratch table, so "failing" is counted as "fail"). Counts come from the df table while the index has not
- *  grown by a tenth since they were taken, else from vocab (stored back when the index can be written).
+ *  grown by a tenth since they were taken, else from vocab (stored back, when more than COMMON_FLOOR and the
+ *  index can be written).
  *  Returns { total, stems, counts } in the words' order. */
 function documentCounts(db, words) {
   db.exec(
@@ -42,7 +47,9 @@ function documentCounts(db, words) {
     const cached = db.get("SELECT doc, total FROM df WHERE term = ?", s);
     if (cached && total <= cached.total * 1.1) return Number(cached.doc);
     const doc = Number(db.get("SELECT doc FROM vocab WHERE term = ?", s)?.doc ?? 0);
-    fresh.push([s, doc]);
+    // A count of a few entries is read again faster than it is stored: a write (and the WAL checkpoint it may
+    // start) in the middle of a failing command's hint costs more than the count it saves.
+    if (doc > COMMON_FLOOR) fresh.push([s, doc]);
     return doc;
   });
   if (fresh.length) remember(db, fresh, total);
@@ -71,12 +78,15 @@ function remember(db, fresh, total) {
 }
 
 /** What to match: { rare: [{w, n}] } to score with BM25 — the found words that are not common, the rarest
- *  first — or { all: [words] } when every found word is common, or null when none is found. */
-function matchOf(words, counts, total) {
+ *  first, while their document counts add up to at most `postings` — or { all: [words] } when every found word
+ *  is common, or null when none is found. */
+export function matchOf(words, counts, total, postings = Infinity) {
   const found = words.map((w, i) => ({ w, n: counts[i] })).filter((x) => x.n > 0);
   const common = Math.max(COMMON_FLOOR, total * COMMON_SHARE);
   const rare = found.filter((x) => x.n <= common).sort((a, b) => a.n - b.n).slice(0, MATCH_WORDS);
-  if (rare.length) return { rare };
+  let sum = 0;
+  const within = rare.filter((x, i) => (sum += x.n) <= postings || i === 0);
+  if (within.length) return { rare: within };
   if (!found.length) return null;
   return { all: found.slice(0, MATCH_WORDS).map((x) => x.w) };
 }
@@ -127,11 +137,12 @@ export function search(db, text, options = {}) {
   const { total, counts } = documentCounts(db, q.words);
   if (total === PLACEHOLDERS) return { hits: [], words: q.words };
   const min = options.min ?? (mode === "hint" ? MIN_EVIDENCE : MIN_RELEVANCE);
-  const match = matchOf(q.words, counts, total);
-  if (match === null) return { hits: [], words: q.words };
+  const hint = mode === "hint";
+  const match = matchOf(q.words, counts, total, hint ? HINT_POSTINGS : Infinity);
+  // A hint's evidence is rare words shared (its unit is one): a failure whose every word is common has none.
+  if (match === null || (hint && !match.rare)) return { hits: [], words: q.words };
   // A hint matches what entries say (not the names they share, which only boost), and only entries someone
   // wrote: an automatic capture of the same failure is evidence, not advice.
-  const hint = mode === "hint";
   const { where, params } = filters(options, hint);
   const expr = match.rare ? matchExpression(match.rare.map((x) => x.w)) : match.all.map((w) => `"${w}"`).join(" AND ");
   params.unshift(hint ? `body : (${expr})` : expr);
