@@ -1,5 +1,5 @@
-// What a hint takes as evidence: on a large index, only the rare words matched (what to match is matchOf's),
-// and nothing when every word of the failure is common.
+// What a hint takes as evidence: the block before a failure block that is only a summary; on a large index, only
+// the rare words matched (what to match is matchOf's), and nothing when every word of the failure is common.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -54,6 +54,40 @@ async function hinted(ix, failure, session = "ses_now") {
   const { hits } = search(ix.db, failureQuery(failure), { mode: "hint", gitDir: GIT_DIR, session, now: NOW, limit: 3 });
   return hits.map((h) => JSON.parse(h.line).lesson);
 }
+
+test("a failure block that is only a summary is searched with the block before it", () => {
+  const log = [
+    "$ cargo build --release",
+    "   Compiling shop-core v0.3.0",
+    "error[E0432]: unresolved import `serde_json::Valu`",
+    " --> src/config.rs:3:5",
+    "error: could not compile `shop-core` (lib) due to 1 previous error",
+    "$ cat target/build.log",
+    "error: build failed",
+  ].join("\n");
+  const q = failureQuery({ command: "ci/script.sh", error: `Exit code 1\n${log}` });
+  for (const w of ["unresolved", "import", "serde", "valu"]) assert.ok(q.words.includes(w), `${w}: ${q.words}`);
+  assert.ok(q.files.some((f) => f.startsWith("src/config.rs")), q.files.join(" "));
+});
+
+test("a block with words enough is searched alone", () => {
+  const log = [
+    "$ npm test",
+    "Error: listen EADDRINUSE: address already in use :::5173",
+    "$ npm run e2e",
+    "AssertionError: expected the checkout subtotal of two discounted gift cards to round half up, got 10.05",
+  ].join("\n");
+  const q = failureQuery({ command: "ci/script.sh", error: log });
+  assert.ok(q.words.includes("checkout"), q.words.join(" "));
+  assert.ok(!q.words.includes("eaddrinuse"), q.words.join(" "));
+});
+
+test("a runner's header before a short block is not a failure block", () => {
+  const log = "> shop@1.0.0 lint\n> eslint src\n\nsrc/ui/Cart.tsx\n  14:7  error  Strings must use singlequote  quotes\n\n✖ 1 problem (1 error, 0 warnings)";
+  const q = failureQuery({ command: "npm run lint", output: log });
+  assert.ok(q.words.includes("singlequote"), q.words.join(" "));
+  assert.ok(!q.words.includes("eslint"), q.words.join(" "));
+});
 
 test("a hint matches the rarest words while their entries stay few; recall matches all that are not common", async () => {
   const { matchOf, HINT_POSTINGS } = await import("../../plugin/recall/search.js");
