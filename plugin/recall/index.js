@@ -13,7 +13,7 @@ const MMAP_BYTES = 1024 * 1024 * 1024;
 
 /**
  * Opens (creating when needed) the index of the recordings file that `options` resolve to ({file, env, cwd}
- * as for the recorder). Throws RecallUnavailable where the runtime has no SQLite. An index of another schema
+ * as for the recorder; `held`: the index is kept open for many searches). Throws RecallUnavailable where the runtime has no SQLite. An index of another schema
  * version, or a file SQLite cannot read, is removed and made again: it holds nothing the files do not.
  */
 export async function openIndex(options = {}) {
@@ -42,8 +42,9 @@ export async function openIndex(options = {}) {
     for (const suffix of ["", "-wal", "-shm"]) nodeFs.rmSync(where + suffix, { force: true });
   }
   // A search looks up the entries its words match at random places in a file much larger than SQLite's page
-  // cache: mapped, those reads are memory reads from the OS's cache rather than a system call each.
-  db.exec(`PRAGMA mmap_size = ${MMAP_BYTES}`);
+  // cache: mapped, those reads are memory reads from the OS's cache rather than a system call each. Only where
+  // the index is held for many searches: a process that makes one pays for the mapping what it saves.
+  if (options.held) db.exec(`PRAGMA mmap_size = ${MMAP_BYTES}`);
   return {
     db,
     file,
