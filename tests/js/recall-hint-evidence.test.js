@@ -38,7 +38,7 @@ const BACKGROUND = [
   "the staging database is reset every night at 02:00 UTC, fixtures included",
   "prettier and eslint disagree on trailing commas in JSON files; eslint's rule is off for json",
   "run the payment tests with STRIPE_KEY unset: they use the recorded cassettes then",
-  "a migration that renames a column needs the two-step deploy in docs/deploy.md",
+  "a migration that renames a column needs the two-step deploy the runbook describes",
 ];
 
 async function indexOf(lines) {
