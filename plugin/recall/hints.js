@@ -1,7 +1,8 @@
 // Hints when something fails: past entries of the same repository that match the failure (its command, the
 // core's last failure block of its output, the files they name), added to what the model sees of that failure.
-// Silent unless an entry clears rank.js's MIN_EVIDENCE; only the runners-up close to the best (hintCut); at most
-// HINT_BYTES; an entry hinted once in a session is not hinted again.
+// Silent unless an entry clears rank.js's MIN_EVIDENCE with two of the failure's words (search.js HINT_WORDS); only
+// the runners-up close to the best (hintCut); at most HINT_BYTES; an entry hinted once in a session is not hinted
+// again.
 // A hint never fails or delays the failure it is added to by more than a search: every error is swallowed.
 
 import { envOf, settingsOf } from "../settings.js";

@@ -18,11 +18,15 @@ function removeIndex(where) {
   for (const suffix of ["", "-wal", "-shm"]) nodeFs.rmSync(where + suffix, { force: true });
 }
 
+/** How much of the index is read through a memory map (address space, not memory: pages stay in the OS's
+ *  cache, shared by every process reading the index). */
+const MMAP_BYTES = 1024 * 1024 * 1024;
+
 /**
  * Opens (creating when needed) the index of the recordings file that `options` resolve to ({file, env, cwd}
- * as for the recorder). Throws RecallUnavailable where the runtime has no SQLite. An index of another schema
- * version, or a file SQLite cannot read, is removed and made again: it holds nothing the files do not (and
- * for that reason it is written without fsync: schema.js prepare).
+ * as for the recorder; `held`: the index is kept open for many searches). Throws RecallUnavailable where the
+ * runtime has no SQLite. An index of another schema version, or a file SQLite cannot read, is removed and made
+ * again: it holds nothing the files do not (and for that reason it is written without fsync: schema.js prepare).
  */
 export async function openIndex(options = {}) {
   const open = await loadDriver();
@@ -49,6 +53,10 @@ export async function openIndex(options = {}) {
     if (!unusable || attempt > 0) throw new Error(`the recall index ${where} cannot be used`);
     removeIndex(where);
   }
+  // A search looks up the entries its words match at random places in a file much larger than SQLite's page
+  // cache: mapped, those reads are memory reads from the OS's cache rather than a system call each. Only where
+  // the index is held for many searches: a process that makes one pays for the mapping what it saves.
+  if (options.held) db.exec(`PRAGMA mmap_size = ${MMAP_BYTES}`);
   return {
     db,
     file,

@@ -12,7 +12,7 @@ import { missingDriver } from "./driver.js";
 export function createMcpRecall(settings = {}) {
   const env = envOf({ env: settings.env });
   if (recallOff({ env }) || missingDriver()) return { tools: [], handles: () => false, call: async () => "" };
-  const service = createRecall({ file: settings.options?.file, env, cwd: settings.cwd });
+  const service = createRecall({ file: settings.options?.file, env, cwd: settings.cwd, held: true });
   const session = settings.options?.session ?? settingsOf(env).session;
   return {
     tools: [RECALL_MCP_TOOL],

@@ -14,7 +14,7 @@ import { memoryStore } from "../capture/memory.js";
 export function createOpencodeRecall(settings = {}) {
   const env = settings.env ?? process.env;
   if (recallOff({ recall: settings.recall, env })) return { tool: null, afterTool: async () => "" };
-  const service = createRecall({ file: settings.file, env, cwd: settings.cwd, team: settings.team });
+  const service = createRecall({ file: settings.file, env, cwd: settings.cwd, team: settings.team, held: true });
   const hints = !hintsOff({ hints: settings.hints, env });
   // The plugin's one session memory when it hands it over (red to green keeps its events there too).
   const seen = seenIn(settings.memory ?? memoryStore());

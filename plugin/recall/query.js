@@ -51,6 +51,11 @@ const ERROR_LINE = /\b(?:error|fail|panic|exception|traceback|cannot|can't|could
 // A path with a directory part: named as a file for the boosts, not as words (src, lib, test say nothing).
 const PATHISH = /(?:[\w@.+-]*\/)+[\w@.+-]+(?:[:(]\d+(?:[,:]\d+)*\)?)?/g;
 
+/** Whether a line looks like it says what went wrong, the files named in it left out. */
+function looksWrong(line) {
+  return ERROR_LINE.test(filesIn(line).reduce((t, f) => t.split(f).join(" "), line));
+}
+
 /** The lines that say why a failure failed: the core's last failure block (crate/src/fingerprint/, the lines the
  *  fingerprint's signature is taken from), or, when the core cannot run, the error-looking lines (else the last
  *  lines). */
@@ -58,7 +63,7 @@ export function failureLines(text, linesOf = failureBlockOf) {
   const sig = linesOf(text);
   if (Array.isArray(sig)) return sig;
   const all = text.split("\n");
-  const errs = all.filter((l) => ERROR_LINE.test(filesIn(l).reduce((t, f) => t.split(f).join(" "), l)));
+  const errs = all.filter(looksWrong);
   return errs.length ? errs : all.filter((l) => l.trim()).slice(-8);
 }
 
@@ -69,16 +74,44 @@ const BUILD_WORDS = new Set(
     "ok total time finished done see above details more information").split(" "),
 );
 
+/** A failure block that leaves fewer words than this to search for is mostly a summary (`error: build failed`,
+ *  `npm ERR!`): the block before it is searched too. */
+export const FEW_WORDS = 8;
+
 /** What a failure looks for: the words of its failure lines without the paths in them and without the words
- *  every build log has, and the files and commands they and the command name. `failure` = { command, output,
- *  error }. */
+ *  every build log has (and, when those are few, the words of the failure block before them), and the files and
+ *  commands they and the command name. `failure` = { command, output, error }. */
 export function failureQuery(failure = {}, linesOf = failureBlockOf) {
   const text = [failure.error, failure.output].filter((x) => typeof x === "string").join("\n");
-  const lines = failureLines(text, linesOf).join("\n");
+  const block = failureLines(text, linesOf);
+  let lines = block.join("\n");
+  let words = searchable(lines);
+  if (words.length < FEW_WORDS && block.length) {
+    const before = blockBefore(text, block, linesOf);
+    if (before.length) {
+      lines = `${lines}\n${before.join("\n")}`;
+      words = searchable(lines);
+    }
+  }
   const command = typeof failure.command === "string" ? failure.command : "";
   return {
-    words: wordsOf(lines.replace(PATHISH, " "), MAX_TERMS * 2).filter((w) => !BUILD_WORDS.has(w)).slice(0, MAX_TERMS),
+    words,
     files: filesIn(lines).concat(filesIn(command)).slice(0, 32),
     commands: commandsNamed(command),
   };
+}
+
+/** The words of failure lines worth searching for: no paths, no words every build prints, at most MAX_TERMS. */
+function searchable(lines) {
+  return wordsOf(lines.replace(PATHISH, " "), MAX_TERMS * 2).filter((w) => !BUILD_WORDS.has(w)).slice(0, MAX_TERMS);
+}
+
+/** The failure block of the output before `block` (the core's, found where the block starts), or []: none (the
+ *  core's last lines without a failure, such as a runner's header, are not one), the core cannot run, or it is
+ *  the same block again. */
+function blockBefore(text, block, linesOf) {
+  const at = text.lastIndexOf(block[0]);
+  const before = at > 0 ? linesOf(text.slice(0, at)) : null;
+  if (!Array.isArray(before) || !before.some(looksWrong) || before.some((l) => block.includes(l))) return [];
+  return before;
 }

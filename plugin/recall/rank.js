@@ -61,7 +61,8 @@ export function ideal(total, counts) {
   return counts.reduce((s, n) => s + idf(total, n), 0);
 }
 
-function shared(a, b) {
+/** How many of the names in `a` are in `b` too (the same path or the same base name), two at most. */
+export function shared(a, b) {
   if (!a.length || !b.length) return 0;
   let n = 0;
   const base = (f) => f.replace(/^.*\//, "");

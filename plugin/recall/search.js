@@ -3,7 +3,7 @@
 
 import { parseQuery, matchExpression } from "./query.js";
 import { BUSY_MS, PLACEHOLDERS } from "./schema.js";
-import { COLUMN_WEIGHTS, MIN_EVIDENCE, MIN_RELEVANCE, boost, ideal, idf } from "./rank.js";
+import { COLUMN_WEIGHTS, MIN_EVIDENCE, MIN_RELEVANCE, boost, ideal, idf, shared } from "./rank.js";
 
 /** Candidates read from FTS5 before scoring: the boosts reorder within them, they do not reach past them. */
 const CANDIDATES = 200;
@@ -19,12 +19,20 @@ export const COMMON_SHARE = 0.02;
 export const COMMON_FLOOR = 200;
 /** At most this many words (the rarest) go into the scored match. */
 export const MATCH_WORDS = 16;
+/** A hint's scored words, the rarest first, stop before their entries together pass this many (the rarest word
+ *  always goes in): each further word is commoner, so it weighs less in a hint's units (a word in one entry), and
+ *  the match scores every entry it is in. A failure has many words; its rare ones are its evidence. */
+export const HINT_POSTINGS = 1000;
+/** A hint needs at least this many of the failure's words in what the entry says, or files both name: one shared
+ *  word, however rare or often repeated, is as often chance as it is the same failure. */
+export const HINT_WORDS = 2;
 /** When every word is common: the newest entries holding all of them, this many at most. */
 const COMMON_CANDIDATES = 400;
 
 /** Document counts of the words, as FTS5 stems them (the query's words go through the same tokenizer in a
  *  scratch table, so "failing" is counted as "fail"). Counts come from the df table while the index has not
- *  grown by a tenth since they were taken, else from vocab (stored back when the index can be written).
+ *  grown by a tenth since they were taken, else from vocab (stored back, when more than COMMON_FLOOR and the
+ *  index can be written).
  *  Returns { total, stems, counts } in the words' order. */
 function documentCounts(db, words) {
   db.exec(
@@ -42,7 +50,9 @@ function documentCounts(db, words) {
     const cached = db.get("SELECT doc, total FROM df WHERE term = ?", s);
     if (cached && total <= cached.total * 1.1) return Number(cached.doc);
     const doc = Number(db.get("SELECT doc FROM vocab WHERE term = ?", s)?.doc ?? 0);
-    fresh.push([s, doc]);
+    // A count of a few entries is read again faster than it is stored: a write (and the WAL checkpoint it may
+    // start) in the middle of a failing command's hint costs more than the count it saves.
+    if (doc > COMMON_FLOOR) fresh.push([s, doc]);
     return doc;
   });
   if (fresh.length) remember(db, fresh, total);
@@ -71,14 +81,36 @@ function remember(db, fresh, total) {
 }
 
 /** What to match: { rare: [{w, n}] } to score with BM25 — the found words that are not common, the rarest
- *  first — or { all: [words] } when every found word is common, or null when none is found. */
-function matchOf(words, counts, total) {
+ *  first, while their document counts add up to at most `postings` — or { all: [words] } when every found word
+ *  is common, or null when none is found. */
+export function matchOf(words, counts, total, postings = Infinity) {
   const found = words.map((w, i) => ({ w, n: counts[i] })).filter((x) => x.n > 0);
   const common = Math.max(COMMON_FLOOR, total * COMMON_SHARE);
   const rare = found.filter((x) => x.n <= common).sort((a, b) => a.n - b.n).slice(0, MATCH_WORDS);
-  if (rare.length) return { rare };
+  let sum = 0;
+  const within = rare.filter((x, i) => (sum += x.n) <= postings || i === 0);
+  if (within.length) return { rare: within };
   if (!found.length) return null;
   return { all: found.slice(0, MATCH_WORDS).map((x) => x.w) };
+}
+
+/** How many of `words` each of the entries `ids` holds in what it says: { id → count }. */
+function sharedWords(db, words, ids) {
+  const n = new Map();
+  if (!ids.length) return n;
+  const marks = ids.map(() => "?").join(",");
+  for (const w of words) {
+    for (const r of db.all(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rowid IN (${marks})`, `body : "${w}"`, ...ids)) n.set(r.id, (n.get(r.id) ?? 0) + 1);
+  }
+  return n;
+}
+
+/** How many entries hold the failure a session's hint is about: the runs of the session's newest automatic
+ *  capture (the entries of its fingerprint), 0 when the session has none. */
+function runsOf(db, session) {
+  const capture = session ? db.get("SELECT fp FROM entries WHERE session = ? AND capture = 'auto' ORDER BY id DESC LIMIT 1", session) : null;
+  if (!capture) return 0;
+  return capture.fp ? Number(db.get("SELECT count(*) AS n FROM entries WHERE fp = ?", capture.fp)?.n ?? 1) : 1;
 }
 
 /** The conditions on entries (alias e) for a search's options: written entries only (`written`), the scope's
@@ -127,11 +159,12 @@ export function search(db, text, options = {}) {
   const { total, counts } = documentCounts(db, q.words);
   if (total === PLACEHOLDERS) return { hits: [], words: q.words };
   const min = options.min ?? (mode === "hint" ? MIN_EVIDENCE : MIN_RELEVANCE);
-  const match = matchOf(q.words, counts, total);
-  if (match === null) return { hits: [], words: q.words };
+  const hint = mode === "hint";
+  const match = matchOf(q.words, counts, total, hint ? HINT_POSTINGS : Infinity);
+  // A hint's evidence is rare words shared (its unit is one): a failure whose every word is common has none.
+  if (match === null || (hint && !match.rare)) return { hits: [], words: q.words };
   // A hint matches what entries say (not the names they share, which only boost), and only entries someone
   // wrote: an automatic capture of the same failure is evidence, not advice.
-  const hint = mode === "hint";
   const { where, params } = filters(options, hint);
   const expr = match.rare ? matchExpression(match.rare.map((x) => x.w)) : match.all.map((w) => `"${w}"`).join(" AND ");
   params.unshift(hint ? `body : (${expr})` : expr);
@@ -148,14 +181,14 @@ export function search(db, text, options = {}) {
       )
     : db.all(`SELECT f.rowid AS id, NULL AS bm FROM (SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ${COMMON_CANDIDATES}) f ${join}LIMIT ${CANDIDATES}`, ...params);
   // The scale of the text score: the best the scored words could reach (recall), one rare word (hint).
-  // A hint's unit is a word in one entry, or in two when the session has an automatic capture: a failing gate is
-  // captured just before its hint is searched, so its own words are in that capture too.
-  const captured = hint && options.session && db.get("SELECT 1 AS x FROM entries WHERE session = ? AND capture = 'auto' LIMIT 1", options.session);
-  const unit = hint ? idf(total, captured ? 2 : 1) : match.rare ? ideal(total, match.rare.map((x) => x.n)) : 1;
+  // A hint's unit is a word in one entry beside the failure's own runs: a failing gate is captured just before its
+  // hint is searched, and each earlier run of it (the same fingerprint) holds its words too. (At least 1: past a
+  // quarter of the index a word's IDF tends to zero, and a unit that small would make any shared word a hint.)
+  const unit = hint ? Math.max(1, idf(total, 1 + runsOf(db, options.session))) : match.rare ? ideal(total, match.rare.map((x) => x.n)) : 1;
   const bm = new Map(ranked.map((r) => [r.id, r.bm]));
   const rows = ranked.length ? db.all(`SELECT ${COLS} FROM entries e WHERE e.id IN (${ranked.map(() => "?").join(",")})`, ...ranked.map((r) => r.id)) : [];
   for (const r of rows) r.bm = bm.get(r.id);
-  const scored = rows
+  let scored = rows
     .map((r) => {
       const hit = hitOf(r);
       hit.text = r.bm === null ? 1 : -r.bm / unit;
@@ -164,6 +197,10 @@ export function search(db, text, options = {}) {
     })
     .filter((h) => h.score >= min)
     .sort((a, b) => b.score - a.score || b.id - a.id);
+  if (hint) {
+    const n = sharedWords(db, match.rare.map((x) => x.w), scored.map((h) => h.id));
+    scored = scored.filter((h) => (n.get(h.id) ?? 0) + shared(q.files, h.files) >= HINT_WORDS);
+  }
   const shown = new Set();
   const folded = new Set(); // fingerprints shown: the runs of one failure are one hit, with their count
   const hits = [];

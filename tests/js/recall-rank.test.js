@@ -113,6 +113,14 @@ npm ERR! Test failed.  See above for more details.
 The command "npm test" exited with 1.
 Done. Your build exited with 1.`;
 
+// A later step's summary after the cause: the core's last block says only that the build failed.
+const CI_SUMMARY_AFTER = `$ cargo build -p widget-core
+   Compiling widget-core v0.4.1
+error: linker \`cc\` not found
+  = note: No such file or directory (os error 2)
+$ cat target/build.log
+error: build failed`;
+
 // failure (command, output), repo, expected hint eids (best first); [] = silent
 const HINTS = [
   ["the same linker failure", "cargo test -p widget-core", "   Compiling widget-core v0.4.1\nerror: linker `cc` not found\n  = note: No such file or directory (os error 2)\nerror: could not compile `widget-core`", WIDGET, ["0a1b2c3d4e5f6"]],
@@ -129,6 +137,7 @@ const HINTS = [
   ["the missing test database under a build script", "./build.sh", CI_DATABASE, BILLING, ["0b1c2d3e4f5g6"]],
   ["a lint finding that shares only the linter's words", "npm run lint", LINT_QUOTES, WIDGET, []],
   ["an unrelated test failure wrapped in npm's and the runner's lines", "ci/script.sh", CI_UNRELATED_TEST, WIDGET, []],
+  ["the linker failure before a later step's summary", "ci/script.sh", CI_SUMMARY_AFTER, WIDGET, ["0a1b2c3d4e5f6"]],
 ];
 
 for (const [name, command, output, gitDir, want] of HINTS) {
