@@ -319,6 +319,8 @@ async function main(noWrite, history) {
       fs.mkdirSync(dir);
       for (const s of segs) fs.copyFileSync(s.path, path.join(dir, path.basename(s.path)));
       process.stderr.write(`recall bench: measuring in ${rt}…\n`);
+      // The code cache trained by the Node that runs the processes below, as the test scripts do (Bun uses none).
+      if (!rt.endsWith("bun")) execFileSync("bash", [path.join(ROOT, "scripts/train-cache.sh"), rt], { cwd: ROOT, stdio: "ignore" });
       const m = child(rt, ["--measure", dir, repos[0]]);
       m.proc = processes(rt, dir, repos[0], { XDG_DATA_HOME: m.env.XDG_DATA_HOME, XDG_STATE_HOME: m.env.XDG_STATE_HOME, HOME: dir });
       const plain = [];

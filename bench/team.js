@@ -17,7 +17,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { startCluster } from "../tests/js/pg-cluster.js";
@@ -84,8 +84,10 @@ async function inPlugin(envs, repo, qs) {
   return out.map((o) => ({ p50: pct(o.lat, 0.5), p95: pct(o.lat, 0.95), hits: o.hits / o.lat.length, team: o.team / o.lat.length }));
 }
 
-/** Fresh `record recall` processes for each env and a bare runtime start, in rotation. */
+/** Fresh `record recall` processes for each env and a bare runtime start, in rotation, with the code cache
+ *  trained by this Node (as the test scripts do). */
 function processes(envs, repo, qs) {
+  execFileSync("bash", [path.join(ROOT, "scripts/train-cache.sh"), process.execPath], { cwd: ROOT, stdio: "ignore" });
   const time = (args, env) => {
     const t = process.hrtime.bigint();
     const r = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, cwd: repo, stdio: ["ignore", "ignore", "pipe"] });
