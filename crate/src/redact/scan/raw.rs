@@ -127,41 +127,51 @@ impl Scanner<'_, true> {
             }
         }
         let t = past_separators(b, s, e);
-        if e - t >= 15
-            && (escapes_may_change_token(b, t)
-                || token_at(b, t).is_some()
-                || (has_sep && may_be_named_lead(e - t) && named_lead(b, t, e).is_some())
-                || webhook_host(&b[s..e]).is_some()
-                || is_secure_string(&b[s..e])
-                || quoted_after_comma_or_word(self.t(), s, e)
-                || password_word_before(self.t(), s)
-                || credential_label_before(self.t(), self.keys, s)
-                || (may_follow_context(self.t(), s)
-                    && (quoted_before_comma(self.t(), s, e)
-                        || unseal_key::<true>(b, s).is_some()
-                        || label_line_before(self.t(), self.keys, s).is_some())))
-        {
+        if e - t >= 15 && self.long_run_may_act(s, t, e, has_sep) {
             return true;
         }
         (has_sep && b.get(e) == Some(&b' ') && self.keys.classify(b, s, e).is_some())
             || is_bearer(&b[s..e])
             || is_entry(&b[s..e])
     }
+
+    /// The triggers of `handle_word` for a run of 15 bytes or more past its leading separators (from `t`). (Out of
+    /// line: most runs are shorter, and the scan loop stays small without these looks.)
+    #[inline(never)]
+    fn long_run_may_act(&mut self, s: usize, t: usize, e: usize, has_sep: bool) -> bool {
+        let b = self.b;
+        escapes_may_change_token(b, t)
+            || token_at(b, t).is_some()
+            || (has_sep && may_be_named_lead(e - t) && named_lead(b, t, e).is_some())
+            || webhook_host(&b[s..e]).is_some()
+            || is_secure_string(&b[s..e])
+            || quoted_after_comma_or_word(self.t(), s, e)
+            || password_word_before(self.t(), s)
+            || credential_label_before(self.t(), self.keys, s)
+            || (may_follow_context(self.t(), s)
+                && (quoted_before_comma(self.t(), s, e)
+                    || unseal_key::<true>(b, s).is_some()
+                    || label_line_before(self.t(), self.keys, s).is_some()))
+    }
 }
 
 /// Token shapes that read past their run, where escapes make the raw text differ from the decoded one: a Twilio
 /// account SID looks for "twilio" in the 256 bytes before it, a Telegram or FCM token at what is before its colon, a
 /// base64 private key and a Grafana key past `/`.
+/// (`t` is in the run: its first byte turns most runs away before any literal is compared.)
 fn escapes_may_change_token(b: &[u8], t: usize) -> bool {
-    starts_with_at(b, t, b"AC")
-        || starts_with_at(b, t, b"LS0tLS1CRUdJTi")
-        || starts_with_at(b, t, b"eyJrIjoi")
-        || (t > 0 && b[t - 1] == b':' && starts_with_at(b, t, b"A"))
+    match b[t] {
+        b'A' => starts_with_at(b, t, b"AC") || (t > 0 && b[t - 1] == b':'),
+        b'L' => starts_with_at(b, t, b"LS0tLS1CRUdJTi"),
+        b'e' => starts_with_at(b, t, b"eyJrIjoi"),
+        _ => false,
+    }
 }
 
 /// Whether the byte before the run at `s` (blanks passed over) may be the context of [`quoted_before_comma`],
-/// [`unseal_key`] or [`label_line_before`]: a quote or an escape, `+ / =` after a letter or digit (inside a key's base64), or a blank after `:`
-/// or `l` (`Unseal Key 1: `, `operator unseal `). Most long runs follow a blank after a word, which none of them does.
+/// [`unseal_key`] or [`label_line_before`]: a quote or an escape, `+ / =` after a letter or digit (inside a key's
+/// base64), one blank after `l` or after a digit and `:` (`operator unseal `, `Unseal Key 1: `), or blanks after an
+/// escape. Most long runs follow a blank after a word, which none of them does.
 #[inline]
 fn may_follow_context(t: Text<true>, s: usize) -> bool {
     let b = t.b;
@@ -172,10 +182,16 @@ fn may_follow_context(t: Text<true>, s: usize) -> bool {
         b'\'' | b'"' | b'\\' => true,
         // (Inside base64 a letter or digit comes before; `//` of a URL is no key's.)
         b'+' | b'/' | b'=' => is_alnum(b[s - 2]),
-        b' ' => {
-            let j = run_back(b, s - 1, |c| c == b' ');
-            j > 0 && (matches!(b[j - 1], b'l' | b':') || t.escaped(j - 1))
-        }
+        // (`unseal_key` reads a single blank; after `:` and no digit, `go: `, the raw look of `label_line_before`
+        // finds no line break either.)
+        b' ' => match b[s - 2] {
+            b'l' => true,
+            b':' => s >= 3 && b[s - 3].is_ascii_digit(),
+            _ => {
+                let j = run_back(b, s - 1, |c| c == b' ');
+                j > 0 && t.escaped(j - 1)
+            }
+        },
         _ => t.escaped(s - 1),
     }
 }
