@@ -99,10 +99,10 @@ const ES_MODULES = {
 
 /**
  * Runs hook mode for `host` ("claude-code" or "codex"): reads the payload from `stdin` (a readable stream;
- * by default fd 0 is read directly), writes what it calls for, and resolves to 0 — always (never rejects). `record` is plugin/recorder.js's record() by default
- * (a seam for tests); `env` is the process's environment, read once (settings.js envOf); `argv` may carry
- * `--file PATH`; `modules`: { recorder, recallHook }, each a function
- * resolving to that module.
+ * by default fd 0 is read directly), writes what it calls for, and resolves to 0 — always (never rejects).
+ * `record` is plugin/recorder.js's record() by default (a seam for tests); `env` is the process's environment,
+ * read once (settings.js envOf); `argv` may carry `--file PATH`; `modules`: { recorder, recallHook }, each a
+ * function resolving to that module.
  */
 export async function runHook(host, { stdin, env = envOf(), stderr, args = [], record, now, modules = ES_MODULES } = {}) {
   const debug = settingsOf(env).debug;

@@ -84,8 +84,8 @@ function whileBusy(step, { waitMs = BUSY_MS, pauseMs = 10 } = {}) {
 /** Prepares an open database: WAL (readers never wait for a catching-up writer), no fsync (the index is
  *  derived: a machine that crashes mid-write can damage it, and a damaged index is made again from the files —
  *  index.js — while each fsync of a commit and of the checkpoint at close cost a hook process milliseconds), a
- *  busy timeout (two processes catching up at once take turns), and the tables. Returns false when the file holds an index
- *  of another version (the caller starts it afresh). */
+ *  busy timeout (two processes catching up at once take turns), and the tables. Returns false when the file
+ *  holds an index of another version (the caller starts it afresh). */
 export function prepare(db) {
   db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
   whileBusy(() => db.exec("PRAGMA journal_mode = WAL"));

@@ -36,8 +36,7 @@ export function teamOn(options = {}) {
 
 /**
  * A recall service for the recordings file `options` resolve to ({file, env, cwd, team, spawn, held: kept for
- * many searches, index.js}). The index is
- * opened on first use and kept open. `find(query, {scope, limit, session, includeSession, cwd, now})` and
+ * many searches, index.js}). The index is opened on first use and kept open. `find(query, {scope, limit, session, includeSession, cwd, now})` and
  * `hint(failure, {session, cwd, now})` resolve to { hits, gitDir, caught, team } (caught: what catching up
  * found; team: the team state when team pulls are on, else null).
  */
