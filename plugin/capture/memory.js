@@ -3,7 +3,7 @@
 //  * memoryStore: in memory, for one long-lived process (the opencode plugin);
 //  * fileStore: a file per session under the state directory, for hook mode, which runs one process per event.
 //    Each event is one appended line (O_APPEND), so hooks that run at once lose nothing; files untouched for
-//    longer than `ttlMs` are removed when a new session's file is made.
+//    longer than `ttlMs` are removed when a new session's file is made (at most once every `sweepMs`).
 //
 // Interface: events(session) → the session's events, oldest first; append(session, event) → undefined. Neither
 // throws: memory is a convenience, and a session without it only loses a grouping or a repeated hint.
@@ -41,12 +41,21 @@ export function memoryStore({ maxSessions = 512, maxEvents = 1024 } = {}) {
   };
 }
 
-/** Events in `dir/<session>.jsonl`. A line that is not JSON (a torn write) is skipped. */
-export function fileStore({ dir, fs = nodeFs, now = Date.now, ttlMs = 7 * 24 * 3600 * 1000 } = {}) {
+/** Events in `dir/<session>.jsonl`. A line that is not JSON (a torn write) is skipped. Files untouched for `ttlMs`
+ *  are removed when a new session's file is made, at most once every `sweepMs` (a marker file's time says when
+ *  it last ran): a hook process pays one stat for that, not one per session file. */
+export function fileStore({ dir, fs = nodeFs, now = Date.now, ttlMs = 7 * 24 * 3600 * 1000, sweepMs = 3600 * 1000 } = {}) {
   const file = (session) => path.join(dir, `${sessionFileName(session)}.jsonl`);
+  const marker = path.join(dir, ".swept");
   const sweep = () => {
     try {
-      const cutoff = now() - ttlMs;
+      const t = now();
+      try {
+        if (t - fs.statSync(marker).mtimeMs < sweepMs) return;
+      } catch {}
+      fs.writeFileSync(marker, "");
+      fs.utimesSync(marker, new Date(t), new Date(t));
+      const cutoff = t - ttlMs;
       for (const name of fs.readdirSync(dir)) {
         const p = path.join(dir, name);
         if (name.endsWith(".jsonl") && fs.statSync(p).mtimeMs < cutoff) fs.rmSync(p, { force: true });

@@ -29,30 +29,62 @@ export const HINT_WORDS = 2;
 /** When every word is common: the newest entries holding all of them, this many at most. */
 const COMMON_CANDIDATES = 400;
 
-/** Document counts of the words, as FTS5 stems them (the query's words go through the same tokenizer in a
- *  scratch table, so "failing" is counted as "fail"). Counts come from the df table while the index has not
- *  grown by a tenth since they were taken, else from vocab (stored back, when more than COMMON_FLOOR and the
- *  index can be written).
+/** What a held index (service.js `held`) keeps between searches: each word's stem, and each stem's document count
+ *  with the index size it was taken at. A count holds as the df table's do (until the index grows by a tenth; a
+ *  word counted absent, until anything is added); the memo is emptied when the index shrinks (made again) or when
+ *  it holds `max` words. */
+export function countMemo(max = 20_000) {
+  return { stems: new Map(), counts: new Map(), total: 0, max };
+}
+
+const stillValid = (c, total) => (c.doc === 0 ? total === c.total : total <= c.total * 1.1);
+
+/** The words' stems as FTS5 makes them: the words through the same tokenizer in a scratch table, the n-th token
+ *  taken for the n-th word. Words in `memo` are not tokenized again. */
+function stemsOf(db, words, memo) {
+  const todo = memo ? words.filter((w) => !memo.stems.has(w)) : words;
+  const found = new Array(todo.length).fill(null);
+  if (todo.length) {
+    db.exec(
+      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.q USING fts5 (x, tokenize='porter unicode61');" +
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.qv USING fts5vocab (temp, q, instance);",
+    );
+    db.exec("DELETE FROM temp.q");
+    db.run("INSERT INTO temp.q (rowid, x) VALUES (1, ?)", todo.join(" "));
+    for (const r of db.all("SELECT term, offset FROM temp.qv")) if (r.offset < found.length) found[r.offset] = r.term;
+    if (!memo) return found;
+    todo.forEach((w, i) => memo.stems.set(w, found[i]));
+  }
+  return words.map((w) => memo.stems.get(w));
+}
+
+/** Document counts of the words, as FTS5 stems them (stemsOf: "failing" is counted as "fail"). Counts come
+ *  from `memo` (a held index's), else from the df table while the index has not grown by a tenth since they
+ *  were taken, else from vocab (stored back, when more than COMMON_FLOOR and the index can be written).
  *  Returns { total, stems, counts } in the words' order. */
-function documentCounts(db, words) {
-  db.exec(
-    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.q USING fts5 (x, tokenize='porter unicode61');" +
-      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.qv USING fts5vocab (temp, q, instance);",
-  );
-  db.exec("DELETE FROM temp.q");
-  db.run("INSERT INTO temp.q (rowid, x) VALUES (1, ?)", words.join(" "));
-  const stems = new Array(words.length).fill(null);
-  for (const r of db.all("SELECT term, offset FROM temp.qv")) if (r.offset < stems.length) stems[r.offset] = r.term;
+function documentCounts(db, words, memo = null) {
   const total = Number(db.get("SELECT max(id) n FROM entries")?.n ?? 0) + PLACEHOLDERS;
+  if (memo && (total < memo.total || memo.counts.size + words.length > memo.max)) {
+    memo.stems.clear();
+    memo.counts.clear();
+  }
+  if (memo) memo.total = total;
+  const stems = stemsOf(db, words, memo);
   const fresh = [];
   const counts = stems.map((s) => {
     if (s === null) return 0;
+    const held = memo?.counts.get(s);
+    if (held && stillValid(held, total)) return held.doc;
+    let doc;
     const cached = db.get("SELECT doc, total FROM df WHERE term = ?", s);
-    if (cached && total <= cached.total * 1.1) return Number(cached.doc);
-    const doc = Number(db.get("SELECT doc FROM vocab WHERE term = ?", s)?.doc ?? 0);
-    // A count of a few entries is read again faster than it is stored: a write (and the WAL checkpoint it may
-    // start) in the middle of a failing command's hint costs more than the count it saves.
-    if (doc > COMMON_FLOOR) fresh.push([s, doc]);
+    if (cached && total <= cached.total * 1.1) doc = Number(cached.doc);
+    else {
+      doc = Number(db.get("SELECT doc FROM vocab WHERE term = ?", s)?.doc ?? 0);
+      // A count of a few entries is read again faster than it is stored: a write (and the WAL checkpoint it may
+      // start) in the middle of a failing command's hint costs more than the count it saves.
+      if (doc > COMMON_FLOOR) fresh.push([s, doc]);
+    }
+    memo?.counts.set(s, { doc, total: cached && doc === Number(cached.doc) ? cached.total : total });
     return doc;
   });
   if (fresh.length) remember(db, fresh, total);
@@ -146,7 +178,8 @@ function hitOf(r) {
 /**
  * Ranks entries for `text` (or a query made by query.js). Options: scope "repo" (default; entries whose git_dir is `gitDir`,
  * and team rows whose repository key is `repoKey`) or "all"; gitDir; repoKey; session (the current one, left out unless includeSession); limit (default 10); now; mode "recall"
- * (cut at MIN_RELEVANCE) or "hint" (cut at MIN_EVIDENCE); min (another cut). Returns { hits, words } where
+ * (cut at MIN_RELEVANCE) or "hint" (cut at MIN_EVIDENCE); min (another cut); memo (countMemo's, kept by a held
+ * index). Returns { hits, words } where
  * each hit is { eid, line, score, corrects: [hit], correctedBy: [hit], ... } best first.
  */
 export function search(db, text, options = {}) {
@@ -156,7 +189,7 @@ export function search(db, text, options = {}) {
   const now = options.now ?? Date.now();
   const context = { gitDir: options.gitDir ?? null, repoKey: options.repoKey ?? null, now, hint: mode === "hint" };
   if (!q.words.length) return { hits: [], words: q.words };
-  const { total, counts } = documentCounts(db, q.words);
+  const { total, counts } = documentCounts(db, q.words, options.memo);
   if (total === PLACEHOLDERS) return { hits: [], words: q.words };
   const min = options.min ?? (mode === "hint" ? MIN_EVIDENCE : MIN_RELEVANCE);
   const hint = mode === "hint";

@@ -6,7 +6,7 @@
 import { gitContext } from "../git.js";
 import { settingsOf, envOf } from "../settings.js";
 import { isUnreadable, openIndex } from "./index.js";
-import { recent, search } from "./search.js";
+import { countMemo, recent, search } from "./search.js";
 import { failureQuery } from "./query.js";
 import { repoKey } from "./team.js";
 import { readTeamState, startAutoPull } from "./team-state.js";
@@ -44,6 +44,8 @@ export function createRecall(options = {}) {
   let opened = null;
   const index = () => (opened ??= openIndex(options));
   const team = teamOn(options);
+  // A held index answers many searches: the words' stems and counts are kept between them.
+  const memo = options.held ? countMemo() : null;
   async function run(query, o, mode) {
     try {
       return await attempt(query, o, mode);
@@ -74,6 +76,7 @@ export function createRecall(options = {}) {
       session: o.session,
       includeSession: o.includeSession,
       now: o.now,
+      memo,
     });
     return { hits, gitDir, caught, index: ix.path, team: teamState };
   }

@@ -72,8 +72,11 @@ test("fileStore survives a torn line, removes expired sessions and never throws"
   assert.deepEqual(s.events("old/one"), [{ n: 1 }, { n: 2 }]);
   const past = new Date(now - 20 * MIN);
   fs.utimesSync(path.join(dir, "old_one.jsonl"), past, past);
-  s.append("new", { n: 1 }); // a new session's file sweeps the expired ones
-  assert.deepEqual(fs.readdirSync(dir), ["new.jsonl"]);
+  s.append("new", { n: 1 }); // swept at the first session's file: not again within the hour
+  assert.deepEqual(fs.readdirSync(dir).filter((n) => n.endsWith(".jsonl")).sort(), ["new.jsonl", "old_one.jsonl"]);
+  now += 61 * MIN;
+  s.append("newer", { n: 1 }); // a new session's file an hour later sweeps the expired ones
+  assert.deepEqual(fs.readdirSync(dir).filter((n) => n.endsWith(".jsonl")).sort(), ["new.jsonl", "newer.jsonl"]);
   // A directory that cannot be made (a file stands where it would go): nothing kept, nothing thrown.
   const plain = path.join(path.dirname(dir), "plain-file");
   fs.writeFileSync(plain, "");

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { failureBlockOf } from "../../plugin/core.js";
-import { failureLines, failureQuery } from "../../plugin/recall/query.js";
+import { failureLines, failureQuery, wordsOf } from "../../plugin/recall/query.js";
 import { RUNNER_UP, hintCut } from "../../plugin/recall/rank.js";
 
 // A CI run: a tolerated warning and a skipped test first, the cause, then npm's wrapper and the runner's lines.
@@ -73,4 +73,18 @@ test("a hint shows the best and only the runners-up close to it", () => {
   const hits = [{ eid: "a", score: 6 }, { eid: "b", score: 6 * RUNNER_UP }, { eid: "c", score: 6 * RUNNER_UP - 0.01 }];
   assert.deepEqual(hintCut(hits).map((h) => h.eid), ["a", "b"]);
   assert.deepEqual(hintCut([]), []);
+});
+
+test("ASCII text is split into the words the Unicode rule finds", () => {
+  // wordsOf takes a narrower pattern for ASCII text; it must find what the Unicode one does there.
+  const unicode = (t) => [...new Set([...t.matchAll(/[\p{L}\p{N}\p{M}]+/gu)].map((m) => m[0].toLowerCase()))];
+  let seed = 7;
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+  for (let i = 0; i < 300; i++) {
+    const text = Array.from({ length: 80 }, () => String.fromCharCode(next() % 128)).join("");
+    const keep = (w) => w.length >= 2 && !/^\d{1,3}$|^\d{7,}$/.test(w);
+    assert.deepEqual(wordsOf(text, 1000).filter(keep), unicode(text).filter((w) => keep(w) && wordsOf(w, 1).length === 1));
+  }
+  // Text with any other character keeps the Unicode rule: accents and marks stay inside a word.
+  assert.deepEqual(wordsOf("Straße schlug fehl: naïve café"), ["straße", "schlug", "fehl", "naïve", "café"]);
 });

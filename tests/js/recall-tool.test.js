@@ -61,6 +61,23 @@ test("opencode: the recall tool answers with the matching eid", { skip }, async 
   assert.ok(all.startsWith(`${w.eids.elsewhere}  `) && all.includes("  [other]"), all);
 });
 
+test("a held index keeps counts between searches, and a word it found absent is found once an entry holds it", { skip }, async () => {
+  const w = world();
+  const { createRecall } = await import("../../plugin/recall/service.js");
+  const held = createRecall({ file: w.file, env: w.env, cwd: w.repo, held: true });
+  const fresh = () => createRecall({ file: w.file, env: w.env, cwd: w.repo });
+  const eids = async (service, q) => (await service.find(q, { cwd: w.repo })).hits.map((h) => h.eid);
+  assert.deepEqual(await eids(held, "sourdough starter"), []);
+  const later = record("lesson: the sourdough starter fails below 20 degrees; keep the fixture warm", { env: w.env, cwd: w.repo, capture: "agent" }).eid;
+  assert.deepEqual(await eids(held, "sourdough starter"), [later], "a word counted absent before is searched again");
+  for (const q of ["linker cc not found", "sourdough", "cargo test build-essential"]) {
+    const f = fresh();
+    assert.deepEqual(await eids(held, q), await eids(f, q), q);
+    await f.close();
+  }
+  await held.close();
+});
+
 test("opencode: a failed gate gets a hint in its output once per session; an unrelated failure gets nothing", { skip }, async () => {
   const w = world();
   const hooks = await plugin(w);
