@@ -8,7 +8,9 @@ import { COLUMN_WEIGHTS, MIN_EVIDENCE, MIN_RELEVANCE, boost, ideal, idf, shared 
 /** Candidates read from FTS5 before scoring: the boosts reorder within them, they do not reach past them. */
 const CANDIDATES = 200;
 
-const COLS = "e.id, e.eid, e.line, e.git_dir, e.session, e.capture, e.t, e.files, e.commands, e.kind, e.trigger, e.ts, e.repo, e.machine, e.host, e.team_key, e.fp";
+// What scoring reads of a candidate (COLS adds the stored line, which only the hits shown need).
+const SCORED = "e.id, e.eid, e.git_dir, e.session, e.capture, e.t, e.files, e.commands, e.kind, e.trigger, e.ts, e.repo, e.machine, e.host, e.team_key, e.fp";
+const COLS = `${SCORED}, e.line`;
 // The entries that name a hit's eid, and the entries whose eid the hit names.
 const CORRECTED_BY = `SELECT ${COLS} FROM refs r JOIN entries e ON e.id = r.id WHERE r.eid = ? ORDER BY e.id`;
 const CORRECTS = `SELECT ${COLS} FROM refs r JOIN entries e ON e.eid = r.eid WHERE r.id = ? ORDER BY e.id`;
@@ -219,7 +221,7 @@ export function search(db, text, options = {}) {
   // quarter of the index a word's IDF tends to zero, and a unit that small would make any shared word a hint.)
   const unit = hint ? Math.max(1, idf(total, 1 + runsOf(db, options.session))) : match.rare ? ideal(total, match.rare.map((x) => x.n)) : 1;
   const bm = new Map(ranked.map((r) => [r.id, r.bm]));
-  const rows = ranked.length ? db.all(`SELECT ${COLS} FROM entries e WHERE e.id IN (${ranked.map(() => "?").join(",")})`, ...ranked.map((r) => r.id)) : [];
+  const rows = ranked.length ? db.all(`SELECT ${SCORED} FROM entries e WHERE e.id IN (${ranked.map(() => "?").join(",")})`, ...ranked.map((r) => r.id)) : [];
   for (const r of rows) r.bm = bm.get(r.id);
   let scored = rows
     .map((r) => {
@@ -247,7 +249,16 @@ export function search(db, text, options = {}) {
     hits.push(attach(db, h, shown, options));
     if (hits.length >= limit) break;
   }
+  withLines(db, hits);
   return { hits, words: q.words };
+}
+
+/** Reads the stored lines of `hits` (scoring never needs them: of up to CANDIDATES rows, only these are shown). */
+function withLines(db, hits) {
+  if (!hits.length) return;
+  const rows = db.all(`SELECT id, line FROM entries WHERE id IN (${hits.map(() => "?").join(",")})`, ...hits.map((h) => h.id));
+  const line = new Map(rows.map((r) => [r.id, r.line]));
+  for (const h of hits) h.line = line.get(h.id);
 }
 
 /** Adds to a hit the entries that correct it and that it corrects, each shown once in a result. */
