@@ -12,6 +12,7 @@
 
 import { fs } from "./builtins.js";
 import { readFully } from "./io.js";
+import { readCoreWasm } from "./core-wasm.js";
 import * as glue from "./wasm/recordings_core.js";
 
 /** Inputs above this reset the instance after use (8 MiB: a typical entry is ~1 KiB; the core's peak memory is
@@ -39,13 +40,13 @@ function urandom(buf) {
 }
 
 /** Reads, compiles and instantiates the .wasm, once, on first use (not at import: a process that records
- *  nothing never pays for the compile). Returns the bindings, or null when the core cannot load. */
-function loadCore() {
+ *  nothing never pays for the compile), or instantiates `compiled` (a WebAssembly.Module of it). Returns the
+ *  bindings, or null when the core cannot load. */
+function loadCore(compiled = null) {
   if (loadTried) return gen;
   loadTried = true;
   try {
-    const bytes = fs.readFileSync(new URL("./wasm/recordings_core_bg.wasm", import.meta.url));
-    exportsOf = glue.initSync({ module: bytes });
+    exportsOf = glue.initSync({ module: compiled ?? readCoreWasm() });
     glue.setRandomSource(urandom);
     gen = glue;
   } catch (e) {
@@ -53,6 +54,12 @@ function loadCore() {
     loadError = e;
   }
   return gen;
+}
+
+/** Loads the core from a module compiled ahead (core-wasm.js compileCoreWasm) unless it is loaded already; with
+ *  null, as on first use. Returns whether the core is up. */
+export function loadCoreFrom(compiled) {
+  return loadCore(compiled instanceof WebAssembly.Module ? compiled : null) !== null;
 }
 
 /** Why the core is unavailable, or null when it loaded (loading it first if nothing has yet). */

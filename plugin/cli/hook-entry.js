@@ -15,6 +15,7 @@ export async function runHookCommand(cli) {
   const args = await argvAsTyped();
   if (!isSubcommand(args, HOOK)) return false;
   const from = (name) => async () => (await cli()).hookModules[name]();
-  process.exitCode = await runHookArgs(args.slice(1), { modules: { recorder: from("recorder"), recallHook: from("recallHook") } });
+  const modules = { core: from("core"), recorder: from("recorder"), recallHook: from("recallHook") };
+  process.exitCode = await runHookArgs(args.slice(1), { modules });
   return true;
 }

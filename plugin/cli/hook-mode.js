@@ -42,6 +42,7 @@ import { readToEnd } from "../io.js";
 import { planHook } from "../hosts/hook-events.js";
 import { envOf, settingsOf } from "../settings.js";
 import { hostFlags } from "./entry-flags.js";
+import { compileCoreWasm } from "../core-wasm.js";
 
 export { HOSTS, planHook } from "../hosts/hook-events.js";
 
@@ -93,6 +94,7 @@ export function readAll(stream, timeoutMs = STDIN_TIMEOUT_MS) {
 /** The modules hook mode loads on the paths that need them, as ES modules beside this one; the `record`
  *  command's bundles pass their own (plugin/cli/index.js hookModules). */
 const ES_MODULES = {
+  core: () => importSibling("./core.js"),
   recorder: () => importSibling("./recorder.js"),
   recallHook: () => importSibling("./recall/hook.js"),
 };
@@ -101,7 +103,7 @@ const ES_MODULES = {
  * Runs hook mode for `host` ("claude-code" or "codex"): reads the payload from `stdin` (a readable stream;
  * by default fd 0 is read directly), writes what it calls for, and resolves to 0 — always (never rejects).
  * `record` is plugin/recorder.js's record() by default (a seam for tests); `env` is the process's environment,
- * read once (settings.js envOf); `argv` may carry `--file PATH`; `modules`: { recorder, recallHook }, each a
+ * read once (settings.js envOf); `argv` may carry `--file PATH`; `modules`: { core, recorder, recallHook }, each a
  * function resolving to that module.
  */
 export async function runHook(host, { stdin, env = envOf(), stderr, args = [], record, now, modules = ES_MODULES } = {}) {
@@ -148,7 +150,10 @@ export async function runHook(host, { stdin, env = envOf(), stderr, args = [], r
       if (hint) await writeHint(modules, payload, { env, file: fileFlag ?? opts.file });
       return 0;
     }
+    // The core compiles on another thread while the recorder's code loads.
+    const compiling = record ? null : compileCoreWasm();
     const rec = record ?? (await modules.recorder()).record;
+    if (compiling) (await modules.core()).loadCoreFrom(await compiling);
     const base = { capture: "auto", env, stamps: { client: host } };
     if (fileFlag) base.file = fileFlag;
     else if (opts.file) base.file = opts.file;

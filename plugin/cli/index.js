@@ -17,6 +17,7 @@ import { skipped } from "../writer/errors.js";
 /** What hook mode loads only when it writes an entry or looks for a hint: bundled here (literal imports), and
  *  what hook mode's own bundle asks this one for (plugin/cli/hook-entry.js). */
 export const hookModules = {
+  core: () => import("../core.js"),
   recorder: () => import("../recorder.js"),
   recallHook: () => import("../recall/hook.js"),
 };

@@ -405,6 +405,31 @@ test("record hook decides from hook mode's own bundle, and loads the CLI bundle 
   }
 });
 
+test("record hook on a failing gate: the core compiled ahead loads; a damaged .wasm still keeps the entry", () => {
+  const { d, env } = setup();
+  const project = path.join(d, "project");
+  gitRepo(project, "https://example.com/widget.git");
+  const payload = { cwd: project, tool_name: "Bash", transcript_path: path.join(d, "none.jsonl"), tool_input: { command: "npm test" }, session_id: "s", hook_event_name: "PostToolUseFailure", tool_use_id: "f1", error: "Exit code 1\n\nnot ok 1 - widget spins" };
+  const hook = (plugin, file) =>
+    spawnSync(RUNTIME, [path.join(plugin, "record.cjs"), "hook", "claude-code"], { env: { ...env, XDG_STATE_HOME: path.join(d, "state"), AI_RECORDINGS_HINTS: "0", AI_RECORDINGS_FILE: file, AI_RECORDINGS_DEBUG: "1" }, input: JSON.stringify(payload), encoding: "utf8" });
+  const ok = hook(PLUGIN, path.join(d, "ok.jsonl"));
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stderr, /record hook: recorded /);
+  assert.deepEqual(entries(path.join(d, "ok.jsonl")).map((e) => [e.trigger, typeof e.fp]), [["gate.failed", "string"]]);
+  // Half a module: WebAssembly.compile rejects ahead, the core's own load fails too, and the JS fallback keeps it.
+  const damaged = pluginCopy(d, "damaged-wasm", (p) => {
+    const wasm = path.join(p, "wasm", "recordings_core_bg.wasm");
+    fs.writeFileSync(wasm, fs.readFileSync(wasm).subarray(0, 4096));
+  });
+  const file = path.join(d, "damaged.jsonl");
+  const r = hook(damaged, file);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /record hook: quarantined /);
+  const [kept] = entries(path.join(d, "damaged.quarantine.jsonl"));
+  assert.equal(kept.unredacted, true);
+  assert.match(kept.raw, /widget spins/);
+});
+
 test("the launcher's code cache: used as built; a rejected or missing one is said (debug), changes nothing, and is renewed", { skip: !!process.versions.bun }, () => {
   const { d, env } = setup();
   const debugEnv = { ...env, AI_RECORDINGS_DEBUG: "1" };
