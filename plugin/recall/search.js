@@ -204,8 +204,9 @@ export function search(db, text, options = {}) {
   const expr = match.rare ? matchExpression(match.rare.map((x) => x.w)) : match.all.map((w) => `"${w}"`).join(" AND ");
   params.unshift(hint ? `body : (${expr})` : expr);
   // CROSS JOIN keeps FTS as the outer loop: given a plain JOIN, SQLite may walk the repository's entries by
-  // their git_dir index and run the match once per entry (seconds on a large index, against milliseconds).
-  const join = where.length ? `CROSS JOIN entries e ON e.id = f.rowid WHERE ${where.join(" AND ")} ` : "WHERE f.rowid > 0 ";
+  // their git_dir index and run the match once per entry (seconds on a large index, against milliseconds). The
+  // filters are read from entries_scope (schema.js), which SQLite would not pick over the rowid itself.
+  const join = where.length ? `CROSS JOIN entries e INDEXED BY entries_scope ON e.id = f.rowid WHERE ${where.join(" AND ")} ` : "WHERE f.rowid > 0 ";
   // Rank on the FTS table alone, joining only what the filters need; the lines are read for the top ones. When
   // every word is common, each candidate holds all of them: the newest are taken, each covering the query.
   const ranked = match.rare
