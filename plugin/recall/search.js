@@ -173,8 +173,12 @@ function lines(v) {
   return typeof v === "string" && v ? v.split("\n") : [];
 }
 
+/** A row read for this search as a hit, in place (a copy of each of up to CANDIDATES rows cost more than the
+ *  scoring of them). */
 function hitOf(r) {
-  return { ...r, files: lines(r.files), commands: lines(r.commands) };
+  r.files = lines(r.files);
+  r.commands = lines(r.commands);
+  return r;
 }
 
 /**
