@@ -13,6 +13,7 @@
 // machine's own rows) and narrows again when one fills its batch.
 
 import { addTeamRows, pullPlan } from "../recall/team.js";
+import { bulkCache } from "../recall/schema.js";
 
 export const PULL_BATCH = 5000;
 /** How long a pull waits for export batches in flight before giving up (it tries again next time). */
@@ -55,27 +56,32 @@ export async function pullTeam(client, db, { machine, keys, batch = PULL_BATCH, 
     return q;
   };
   let next = plan.from < out.head ? ask(plan.from) : null;
-  for (let stale = 0; plan.from < out.head; ) {
-    const r = await next;
-    const full = r.rows.length >= batch;
-    const to = full ? Number(r.rows[r.rows.length - 1].id) : r.upto;
-    if (full) span = Math.max(batch, Math.floor(span / 2));
-    else if (r.rows.length < batch / 2) span = Math.min(span * 2, out.head);
-    next = to < out.head ? ask(to) : null;
-    const got = addTeamRows(db, r.rows, plan, to);
-    if (got.stale) {
-      // Another process moved the position (or the index was made again): go on from where it is now.
-      if (++stale > 100) throw new Error("the recall index's team position keeps changing under this pull");
-      await next?.catch(() => {});
-      plan = pullPlan(db, keys);
-      next = plan.from < out.head ? ask(plan.from) : null;
-      continue;
+  const restore = next ? bulkCache(db) : null;
+  try {
+    for (let stale = 0; plan.from < out.head; ) {
+      const r = await next;
+      const full = r.rows.length >= batch;
+      const to = full ? Number(r.rows[r.rows.length - 1].id) : r.upto;
+      if (full) span = Math.max(batch, Math.floor(span / 2));
+      else if (r.rows.length < batch / 2) span = Math.min(span * 2, out.head);
+      next = to < out.head ? ask(to) : null;
+      const got = addTeamRows(db, r.rows, plan, to);
+      if (got.stale) {
+        // Another process moved the position (or the index was made again): go on from where it is now.
+        if (++stale > 100) throw new Error("the recall index's team position keeps changing under this pull");
+        await next?.catch(() => {});
+        plan = pullPlan(db, keys);
+        next = plan.from < out.head ? ask(plan.from) : null;
+        continue;
+      }
+      out.read += r.rows.length;
+      out.added += got.added;
+      out.skipped += got.skipped;
+      plan = { from: to, keys: plan.keys };
+      onProgress?.({ read: out.read, added: out.added });
     }
-    out.read += r.rows.length;
-    out.added += got.added;
-    out.skipped += got.skipped;
-    plan = { from: to, keys: plan.keys };
-    onProgress?.({ read: out.read, added: out.added });
+  } finally {
+    restore?.();
   }
   out.position = plan.from;
   return out;
