@@ -292,13 +292,8 @@ test("with AI_RECORDINGS_TEAM=1 a recall starts the pull in the background, and 
   assert.ok(fs.existsSync(teamStatePath(index)));
 });
 
-test("a pull with nothing new sends one query; one with new rows a query per batch besides", { skip }, async () => {
-  const db = await cluster.createDatabase();
-  const url = cluster.url(db);
-  const a = host("a8", { w: "git@example.com:t/w.git" });
-  const c = host("c8", { w: "git@example.com:t/w.git" });
-  put(a, Array.from({ length: 25 }, (_, i) => `lesson ${i}: the ibis cache`), { cwd: a.clones.w });
-  assert.equal((await exportIn(a, ["--to", url])).code, 0);
+/** `record sync --batch 10 --json` for machine `m` from `url`, counting the queries it sends: { sent, json }. */
+async function countedPull(m, url) {
   const pg = (await import("pg")).default;
   let sent = 0;
   class Counting extends pg.Client {
@@ -307,17 +302,23 @@ test("a pull with nothing new sends one query; one with new rows a query per bat
       return super.query(...args);
     }
   }
-  const pull = async () => {
-    sent = 0;
-    const stdout = sink();
-    const code = await sync(["--from", url, "--batch", "10", "--json"], { env: c.env, stdout, stderr: sink(), cwd: c.clones.w, Client: Counting });
-    assert.equal(code, 0);
-    return { sent, json: JSON.parse(stdout.text) };
-  };
-  const first = await pull();
+  const stdout = sink();
+  const code = await sync(["--from", url, "--batch", "10", "--json"], { env: m.env, stdout, stderr: sink(), cwd: m.clones.w, Client: Counting });
+  assert.equal(code, 0);
+  return { sent, json: JSON.parse(stdout.text) };
+}
+
+test("a pull with nothing new sends one query; one with new rows a query per batch besides", { skip }, async () => {
+  const db = await cluster.createDatabase();
+  const url = cluster.url(db);
+  const a = host("a8", { w: "git@example.com:t/w.git" });
+  const c = host("c8", { w: "git@example.com:t/w.git" });
+  put(a, Array.from({ length: 25 }, (_, i) => `lesson ${i}: the ibis cache`), { cwd: a.clones.w });
+  assert.equal((await exportIn(a, ["--to", url])).code, 0);
+  const first = await countedPull(c, url);
   assert.equal(first.json.added, 25);
   assert.equal(first.sent, 1 + 3, "the head, then three batches of at most 10");
-  const idle = await pull();
+  const idle = await countedPull(c, url);
   assert.equal(idle.json.added, 0);
   assert.equal(idle.sent, 1);
 });
@@ -335,17 +336,7 @@ test("ids with a wide gap and this machine's own rows between: every teammate ro
   await cluster.query("SELECT setval(pg_get_serial_sequence('recordings', 'id'), (SELECT max(id) FROM recordings) + 100000)", [], db);
   put(a, Array.from({ length: 13 }, (_, i) => `lesson ${12 + i}: the heron queue`), { cwd: a.clones.w });
   assert.equal((await exportIn(a, ["--to", url])).code, 0);
-  const pg = (await import("pg")).default;
-  let sent = 0;
-  class Counting extends pg.Client {
-    query(...args) {
-      sent++;
-      return super.query(...args);
-    }
-  }
-  const stdout = sink();
-  assert.equal(await sync(["--from", url, "--batch", "10", "--json"], { env: c.env, stdout, stderr: sink(), cwd: c.clones.w, Client: Counting }), 0);
-  const out = JSON.parse(stdout.text);
+  const { sent, json: out } = await countedPull(c, url);
   assert.equal(out.added, 25);
   assert.equal(out.alreadyThere, 0);
   const head = Number((await cluster.query("SELECT max(id) n FROM recordings", [], db)).rows[0].n);
