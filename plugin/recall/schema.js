@@ -113,12 +113,15 @@ export function prepare(db) {
  *  entries' indexes of a large index reads its pages back from the OS. Taken as pages are used. */
 export const BULK_CACHE_KIB = 64 * 1024;
 
-/** Raises this connection's page cache for a bulk write; returns the function that puts it back. */
+/** Raises this connection's page cache for a bulk write; returns the function that puts it back. Putting it
+ *  back never throws: it runs in a `finally`, where it must not replace the error that ended the write. */
 export function bulkCache(db) {
   const before = db.get("PRAGMA cache_size")?.cache_size;
   db.exec(`PRAGMA cache_size = -${BULK_CACHE_KIB}`);
   return () => {
-    if (Number.isInteger(before)) db.exec(`PRAGMA cache_size = ${before}`);
+    try {
+      if (Number.isInteger(before)) db.exec(`PRAGMA cache_size = ${before}`);
+    } catch {}
   };
 }
 
