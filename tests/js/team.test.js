@@ -308,11 +308,15 @@ async function countedPull(m, url) {
   return { sent, json: JSON.parse(stdout.text) };
 }
 
-test("a pull with nothing new sends one query; one with new rows a query per batch besides", { skip }, async () => {
+/** A fresh database and two machines with a clone of one repository: `a` exports, `c` pulls. */
+async function twoMachines(tag) {
   const db = await cluster.createDatabase();
-  const url = cluster.url(db);
-  const a = host("a8", { w: "git@example.com:t/w.git" });
-  const c = host("c8", { w: "git@example.com:t/w.git" });
+  const origin = { w: "git@example.com:t/w.git" };
+  return { db, url: cluster.url(db), a: host(`a${tag}`, origin), c: host(`c${tag}`, origin) };
+}
+
+test("a pull with nothing new sends one query; one with new rows a query per batch besides", { skip }, async () => {
+  const { url, a, c } = await twoMachines("8");
   put(a, Array.from({ length: 25 }, (_, i) => `lesson ${i}: the ibis cache`), { cwd: a.clones.w });
   assert.equal((await exportIn(a, ["--to", url])).code, 0);
   const first = await countedPull(c, url);
@@ -324,10 +328,7 @@ test("a pull with nothing new sends one query; one with new rows a query per bat
 });
 
 test("ids with a wide gap and this machine's own rows between: every teammate row comes once, in few queries", { skip }, async () => {
-  const db = await cluster.createDatabase();
-  const url = cluster.url(db);
-  const a = host("a9", { w: "git@example.com:t/w.git" });
-  const c = host("c9", { w: "git@example.com:t/w.git" });
+  const { db, url, a, c } = await twoMachines("9");
   put(a, Array.from({ length: 12 }, (_, i) => `lesson ${i}: the heron queue`), { cwd: a.clones.w });
   assert.equal((await exportIn(a, ["--to", url])).code, 0);
   // This machine's own rows, then a jump of the sequence far past a batch's window, then more teammate rows.
