@@ -244,7 +244,7 @@ function render(r) {
   L.push("");
   L.push(
     "A pull with nothing new sends one query after connecting: the head read under the SHARE lock, which finds the stored position already there; the whole command also opens the index, catches it up with the files, lists this machine's repositories, and notes the outcome. " +
-      "The first pull reads the rows in id order, 5,000 per query, and writes each batch into the index in one SQLite transaction with the position; its cost is the index's (parsing, names, FTS) more than the network's, as the local build beside it shows.",
+      "The first pull reads the rows in id order, at most 5,000 per query from a window of ids after its position, and writes each batch into the index in one SQLite transaction with the position; its cost is the index's (parsing, names, FTS) more than the network's, as the local build beside it shows.",
   );
   L.push("", END);
   return L.join("\n");

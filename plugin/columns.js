@@ -66,12 +66,16 @@ export function commandKeys(line) {
 export function filesIn(text) {
   const out = [];
   if (typeof text !== "string" || !text.includes(".")) return out;
-  for (let w of text.split(FILE_SPLIT)) {
-    if (w.length < 3 || w.length > 300 || !w.includes(".") || w.includes("://")) continue;
-    w = w.replace(/(?::\d+)+:?$/, "").replace(/[.:!?]+$/, "");
-    if (!FILE_WORD.test(w)) continue;
-    const f = w.replace(/^\.\//, "");
-    if (!/^\d+(\.\d+)+$/.test(f) && !out.includes(f)) out.push(f);
+  // Only a line with a dot can hold a file: the others are not cut into words (most of a long output).
+  for (const line of text.includes("\n") ? text.split("\n") : [text]) {
+    if (!line.includes(".")) continue;
+    for (let w of line.split(FILE_SPLIT)) {
+      if (w.length < 3 || w.length > 300 || !w.includes(".") || w.includes("://")) continue;
+      w = w.replace(/(?::\d+)+:?$/, "").replace(/[.:!?]+$/, "");
+      if (!FILE_WORD.test(w)) continue;
+      const f = w.replace(/^\.\//, "");
+      if (!/^\d+(\.\d+)+$/.test(f) && !out.includes(f)) out.push(f);
+    }
   }
   return out;
 }
@@ -79,11 +83,11 @@ export function filesIn(text) {
 /** Commands quoted in a text: backticked snippets, shell-prompt lines (`$ cargo test`), and a first line that
  *  starts with a known program ("npm run lint: eslint crashes ..."); each must start with a known program.
  *  Later lines of a long output are not read for commands: they are mostly the program's own words. */
-export function commandsIn(text) {
+export function commandsIn(text, keysOf = commandKeys) {
   const out = [];
   if (typeof text !== "string") return out;
   const add = (c) => {
-    for (const k of commandKeys(c)) if (PROGRAMS.test(k.split(" ")[0]) && !out.includes(k)) out.push(k);
+    for (const k of keysOf(c)) if (PROGRAMS.test(k.split(" ")[0]) && !out.includes(k)) out.push(k);
   };
   if (text.includes("`")) for (const m of text.matchAll(/`([^`\n]{2,200})`/g)) add(m[1]);
   if (text.includes("$ ")) for (const m of text.matchAll(/^\s*\$ (.{2,200})$/gm)) add(m[1]);
@@ -107,23 +111,32 @@ export function commandsNamed(text) {
 }
 
 /** The files and commands an entry names: its `command`/`commands`/`cmd` and `file`/`files`/`path` members,
- *  and what its text quotes. `commands` are commandKeys; `files` paths as written. */
-export function namesOf(entry) {
+ *  and what its text quotes (`strings`, its contentStrings, when the caller has them). `commands` are
+ *  commandKeys; `files` paths as written. */
+export function namesOf(entry, strings = contentStrings(entry)) {
   const files = [];
   const commands = [];
   const push = (list, xs) => {
     for (const x of xs) if (!list.includes(x)) list.push(x);
   };
   if (!entry || typeof entry !== "object") return { files, commands };
+  // An entry's command member is usually also one of its strings: its keys are worked out once.
+  const keys = new Map();
+  const keysOf = (c) => {
+    let k = keys.get(c);
+    if (k === undefined) keys.set(c, (k = commandKeys(c)));
+    return k;
+  };
+  const each = (v, fn) => (Array.isArray(v) ? v.forEach(fn) : fn(v));
   for (const k of ["command", "commands", "cmd"]) {
-    for (const v of [entry[k]].flat()) if (typeof v === "string") push(commands, commandKeys(v));
+    if (entry[k] !== undefined) each(entry[k], (v) => typeof v === "string" && push(commands, keysOf(v)));
   }
   for (const k of ["file", "files", "path", "paths"]) {
-    for (const v of [entry[k]].flat()) if (typeof v === "string" && v.trim() && v.length < 512) push(files, [v.trim().replace(/^\.\//, "")]);
+    if (entry[k] !== undefined) each(entry[k], (v) => typeof v === "string" && v.trim() && v.length < 512 && push(files, [v.trim().replace(/^\.\//, "")]));
   }
-  for (const s of contentStrings(entry)) {
+  for (const s of strings) {
     push(files, filesIn(s));
-    push(commands, commandsIn(s));
+    push(commands, commandsIn(s, keysOf));
   }
   return { files: files.slice(0, 64), commands: commands.slice(0, 32) };
 }

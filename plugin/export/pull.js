@@ -6,8 +6,14 @@
 // mode for a moment, which waits for the export batches in flight to commit (and holds off new ones), and
 // reads the largest id then: every id up to that head is settled, and the position never passes a row that
 // is yet to appear. That moment is also the whole cost of a pull that finds nothing new: one round trip.
+//
+// Each batch is asked for within a window of ids as well as by LIMIT: a table no ANALYZE has seen yet (one
+// just exported into) gets a plan that reads and sorts every row after the position for each batch. The window
+// keeps that to about a batch's rows; it widens while windows come back thin (gaps in the ids, or mostly this
+// machine's own rows) and narrows again when one fills its batch.
 
 import { addTeamRows, pullPlan } from "../recall/team.js";
+import { bulkCache } from "../recall/schema.js";
 
 export const PULL_BATCH = 5000;
 /** How long a pull waits for export batches in flight before giving up (it tries again next time). */
@@ -42,30 +48,40 @@ export async function pullTeam(client, db, { machine, keys, batch = PULL_BATCH, 
   if (out.head === null) return { ...out, position: plan.from };
   // The next batch is asked for before this one is written, so the database reads and sends it meanwhile; a
   // rejection is handled where the batch is awaited (the no-op catch only keeps it from counting as unhandled).
+  let span = batch;
   const ask = (from) => {
-    const q = client.query(ROWS_SQL, [from, out.head, machine, batch]);
+    const upto = Math.min(out.head, from + span);
+    const q = client.query(ROWS_SQL, [from, upto, machine, batch]).then((r) => ({ rows: r.rows, upto }));
     q.catch(() => {});
     return q;
   };
   let next = plan.from < out.head ? ask(plan.from) : null;
-  for (let stale = 0; plan.from < out.head; ) {
-    const r = await next;
-    const to = r.rows.length < batch ? out.head : Number(r.rows[r.rows.length - 1].id);
-    next = to < out.head ? ask(to) : null;
-    const got = addTeamRows(db, r.rows, plan, to);
-    if (got.stale) {
-      // Another process moved the position (or the index was made again): go on from where it is now.
-      if (++stale > 100) throw new Error("the recall index's team position keeps changing under this pull");
-      await next?.catch(() => {});
-      plan = pullPlan(db, keys);
-      next = plan.from < out.head ? ask(plan.from) : null;
-      continue;
+  const restore = next ? bulkCache(db) : null;
+  try {
+    for (let stale = 0; plan.from < out.head; ) {
+      const r = await next;
+      const full = r.rows.length >= batch;
+      const to = full ? Number(r.rows[r.rows.length - 1].id) : r.upto;
+      if (full) span = Math.max(batch, Math.floor(span / 2));
+      else if (r.rows.length < batch / 2) span = Math.min(span * 2, out.head);
+      next = to < out.head ? ask(to) : null;
+      const got = addTeamRows(db, r.rows, plan, to);
+      if (got.stale) {
+        // Another process moved the position (or the index was made again): go on from where it is now.
+        if (++stale > 100) throw new Error("the recall index's team position keeps changing under this pull");
+        await next?.catch(() => {});
+        plan = pullPlan(db, keys);
+        next = plan.from < out.head ? ask(plan.from) : null;
+        continue;
+      }
+      out.read += r.rows.length;
+      out.added += got.added;
+      out.skipped += got.skipped;
+      plan = { from: to, keys: plan.keys };
+      onProgress?.({ read: out.read, added: out.added });
     }
-    out.read += r.rows.length;
-    out.added += got.added;
-    out.skipped += got.skipped;
-    plan = { from: to, keys: plan.keys };
-    onProgress?.({ read: out.read, added: out.added });
+  } finally {
+    restore?.();
   }
   out.position = plan.from;
   return out;

@@ -8,7 +8,7 @@
 // reported; the quarantine file is never read. The recordings files are only ever read.
 
 import { CursorError, RecordingsReader } from "../read/index.js";
-import { ENTRY_COLUMNS, clear, getMeta, setMeta } from "./schema.js";
+import { ENTRY_COLUMNS, bulkCache, clear, getMeta, setMeta } from "./schema.js";
 import { rowOf } from "./row.js";
 
 /** Entries per transaction: large enough that commits are a small part of a first build, small enough that
@@ -25,51 +25,63 @@ const INSERT_TEAM = `INSERT OR IGNORE INTO entries (${TEAM_COLUMNS.join(", ")}) 
  */
 export function catchUp(db, file, options = {}) {
   const out = { added: 0, duplicates: 0, damaged: [], notes: [], rebuilt: false };
-  let bytes = 0;
-  for (let round = 0; ; round++) {
-    db.exec("BEGIN IMMEDIATE");
-    let done = false;
-    try {
-      if (getMeta(db, "file") !== file) {
-        // A new index, or one whose file family changed: everything in it is from elsewhere.
-        if (getMeta(db, "file") !== null) out.rebuilt = true;
-        clear(db);
-        setMeta(db, "file", file);
-      }
-      const reader = readerFrom(db, file, options, out);
-      let n = 0;
-      let last = null;
-      for (const r of reader.records()) {
-        if (insert(db, r)) out.added++;
-        else out.duplicates++;
-        bytes += r.length;
-        last = r.cursor;
-        if (++n >= BATCH) break;
-      }
-      done = n < BATCH;
-      out.damaged.push(...reader.damage);
-      for (const note of reader.notes) if (!out.notes.includes(note)) out.notes.push(note);
-      if (done && gone(reader.notes) && !out.rebuilt) {
-        // Segments read before are gone: the files changed under the index, so it is made again from them.
-        clear(db);
-        setMeta(db, "file", file);
-        out.rebuilt = true;
-        out.added = 0;
-        done = false;
-      } else {
-        setMeta(db, "cursor", done ? reader.cursor : last);
-      }
-      if (n) forgetAbsentWords(db);
-      db.exec("COMMIT");
-    } catch (e) {
-      try {
-        db.exec("ROLLBACK");
-      } catch {}
-      throw e;
+  const progress = { bytes: 0 };
+  let restore = null; // a catch-up past its first batch is a bulk write: the larger page cache until it ends
+  try {
+    for (let round = 0; ; round++) {
+      if (round === 1) restore = bulkCache(db);
+      const done = catchUpBatch(db, file, options, out, progress);
+      options.onProgress?.({ entries: out.added, bytes: progress.bytes });
+      if (done) return out;
     }
-    options.onProgress?.({ entries: out.added, bytes });
-    if (done) return out;
+  } finally {
+    restore?.();
   }
+}
+
+/** One batch of catchUp in one transaction; true when the files are read to their end. */
+function catchUpBatch(db, file, options, out, progress) {
+  db.exec("BEGIN IMMEDIATE");
+  let done = false;
+  try {
+    if (getMeta(db, "file") !== file) {
+      // A new index, or one whose file family changed: everything in it is from elsewhere.
+      if (getMeta(db, "file") !== null) out.rebuilt = true;
+      clear(db);
+      setMeta(db, "file", file);
+    }
+    const reader = readerFrom(db, file, options, out);
+    let n = 0;
+    let last = null;
+    for (const r of reader.records()) {
+      if (insert(db, r)) out.added++;
+      else out.duplicates++;
+      progress.bytes += r.length;
+      last = r.cursor;
+      if (++n >= BATCH) break;
+    }
+    done = n < BATCH;
+    out.damaged.push(...reader.damage);
+    for (const note of reader.notes) if (!out.notes.includes(note)) out.notes.push(note);
+    if (done && gone(reader.notes) && !out.rebuilt) {
+      // Segments read before are gone: the files changed under the index, so it is made again from them.
+      clear(db);
+      setMeta(db, "file", file);
+      out.rebuilt = true;
+      out.added = 0;
+      done = false;
+    } else {
+      setMeta(db, "cursor", done ? reader.cursor : last);
+    }
+    if (n) forgetAbsentWords(db);
+    db.exec("COMMIT");
+  } catch (e) {
+    try {
+      db.exec("ROLLBACK");
+    } catch {}
+    throw e;
+  }
+  return done;
 }
 
 function gone(notes) {

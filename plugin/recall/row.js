@@ -22,8 +22,9 @@ export function mentionedEids(text, own) {
 export function rowOf(entry, line) {
   const cols = columnsOf(entry);
   const eid = typeof entry.eid === "string" && entry.eid ? entry.eid : null;
-  const { files, commands } = namesOf(entry);
-  let body = contentStrings(entry).join("\n");
+  const strings = contentStrings(entry);
+  const { files, commands } = namesOf(entry, strings);
+  let body = strings.join("\n");
   if (body.length > MAX_BODY_CHARS) body = body.slice(0, MAX_BODY_CHARS);
   const t = cols.ts ? Date.parse(cols.ts) : NaN;
   const names = [...files, ...commands, cols.kind, cols.trigger].filter(Boolean).join("\n");

@@ -112,6 +112,18 @@ test("two processes catching up at once index each entry once", { skip, timeout:
   ix.close();
 });
 
+test("a catch-up of several batches gives the connection its page cache back", { skip, timeout: 120000 }, async () => {
+  const { env } = setup();
+  const { BATCH } = await import("../../plugin/recall/build.js");
+  const w = await run(["write", "0", String(BATCH + 100)], env);
+  assert.equal(w.code, 0, w.err);
+  const ix = await index(env);
+  const before = ix.db.get("PRAGMA cache_size").cache_size;
+  assert.equal(ix.catchUp().added, BATCH + 100);
+  assert.equal(ix.db.get("PRAGMA cache_size").cache_size, before);
+  ix.close();
+});
+
 test("damaged lines are skipped and reported, quarantined lines are not indexed", { skip }, async () => {
   const { file, env } = setup();
   const { record } = await import("../../plugin/recorder.js");

@@ -292,13 +292,8 @@ test("with AI_RECORDINGS_TEAM=1 a recall starts the pull in the background, and 
   assert.ok(fs.existsSync(teamStatePath(index)));
 });
 
-test("a pull with nothing new sends one query; one with new rows a query per batch besides", { skip }, async () => {
-  const db = await cluster.createDatabase();
-  const url = cluster.url(db);
-  const a = host("a8", { w: "git@example.com:t/w.git" });
-  const c = host("c8", { w: "git@example.com:t/w.git" });
-  put(a, Array.from({ length: 25 }, (_, i) => `lesson ${i}: the ibis cache`), { cwd: a.clones.w });
-  assert.equal((await exportIn(a, ["--to", url])).code, 0);
+/** `record sync --batch 10 --json` for machine `m` from `url`, counting the queries it sends: { sent, json }. */
+async function countedPull(m, url) {
   const pg = (await import("pg")).default;
   let sent = 0;
   class Counting extends pg.Client {
@@ -307,17 +302,53 @@ test("a pull with nothing new sends one query; one with new rows a query per bat
       return super.query(...args);
     }
   }
-  const pull = async () => {
-    sent = 0;
-    const stdout = sink();
-    const code = await sync(["--from", url, "--batch", "10", "--json"], { env: c.env, stdout, stderr: sink(), cwd: c.clones.w, Client: Counting });
-    assert.equal(code, 0);
-    return { sent, json: JSON.parse(stdout.text) };
-  };
-  const first = await pull();
+  const stdout = sink();
+  const code = await sync(["--from", url, "--batch", "10", "--json"], { env: m.env, stdout, stderr: sink(), cwd: m.clones.w, Client: Counting });
+  assert.equal(code, 0);
+  return { sent, json: JSON.parse(stdout.text) };
+}
+
+/** A fresh database and two machines with a clone of one repository: `a` exports, `c` pulls. */
+async function twoMachines(tag) {
+  const db = await cluster.createDatabase();
+  const origin = { w: "git@example.com:t/w.git" };
+  return { db, url: cluster.url(db), a: host(`a${tag}`, origin), c: host(`c${tag}`, origin) };
+}
+
+test("a pull with nothing new sends one query; one with new rows a query per batch besides", { skip }, async () => {
+  const { url, a, c } = await twoMachines("8");
+  put(a, Array.from({ length: 25 }, (_, i) => `lesson ${i}: the ibis cache`), { cwd: a.clones.w });
+  assert.equal((await exportIn(a, ["--to", url])).code, 0);
+  const first = await countedPull(c, url);
   assert.equal(first.json.added, 25);
   assert.equal(first.sent, 1 + 3, "the head, then three batches of at most 10");
-  const idle = await pull();
+  const idle = await countedPull(c, url);
   assert.equal(idle.json.added, 0);
   assert.equal(idle.sent, 1);
+});
+
+test("ids with a wide gap and this machine's own rows between: every teammate row comes once, in few queries", { skip }, async () => {
+  const { db, url, a, c } = await twoMachines("9");
+  put(a, Array.from({ length: 12 }, (_, i) => `lesson ${i}: the heron queue`), { cwd: a.clones.w });
+  assert.equal((await exportIn(a, ["--to", url])).code, 0);
+  // This machine's own rows, then a jump of the sequence far past a batch's window, then more teammate rows.
+  put(c, Array.from({ length: 30 }, (_, i) => `own ${i}: the heron queue`), { cwd: c.clones.w });
+  assert.equal((await exportIn(c, ["--to", url])).code, 0);
+  await cluster.query("SELECT setval(pg_get_serial_sequence('recordings', 'id'), (SELECT max(id) FROM recordings) + 100000)", [], db);
+  put(a, Array.from({ length: 13 }, (_, i) => `lesson ${12 + i}: the heron queue`), { cwd: a.clones.w });
+  assert.equal((await exportIn(a, ["--to", url])).code, 0);
+  const { sent, json: out } = await countedPull(c, url);
+  assert.equal(out.added, 25);
+  assert.equal(out.alreadyThere, 0);
+  const head = Number((await cluster.query("SELECT max(id) n FROM recordings", [], db)).rows[0].n);
+  assert.equal(out.position, head);
+  // Windows widen across the gap: a few dozen queries, not one per 10 ids of it (10,000).
+  assert.ok(sent < 40, `${sent} queries`);
+  const ix = (await loadDriver())(indexPath(c.file, { env: c.env }));
+  try {
+    assert.equal(Number(ix.get("SELECT count(*) n FROM entries WHERE team_id IS NOT NULL").n), 25);
+    assert.equal(Number(ix.get("SELECT count(DISTINCT eid) n FROM entries WHERE team_id IS NOT NULL").n), 25);
+  } finally {
+    ix.close();
+  }
 });
