@@ -125,7 +125,8 @@ async function measure(dir, repo) {
   out.indexBytes = ["", "-wal", "-shm"].reduce((s, x) => s + (fs.existsSync(ix.path + x) ? fs.statSync(ix.path + x).size : 0), 0);
   ix.close();
 
-  const service = createRecall({ file, env, cwd: repo });
+  // Held open as the plugin and the MCP server hold it (plugin/recall/opencode.js, mcp.js).
+  const service = createRecall({ file, env, cwd: repo, held: true });
   const qs = queries(220);
   for (const q of qs.slice(0, 20)) await service.find(q, { cwd: repo });
   const lat = [];

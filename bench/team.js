@@ -67,7 +67,8 @@ function queries(files, n) {
 /** Recall in the plugin (the service held open) for each env, the queries alternating between them. */
 async function inPlugin(envs, repo, qs) {
   const { createRecall } = await import("../plugin/recall/service.js");
-  const services = envs.map((env) => createRecall({ file: env.AI_RECORDINGS_FILE, env, cwd: repo }));
+  // Held open as the plugin and the MCP server hold it (plugin/recall/opencode.js, mcp.js).
+  const services = envs.map((env) => createRecall({ file: env.AI_RECORDINGS_FILE, env, cwd: repo, held: true }));
   for (const q of qs.slice(0, 20)) for (const s of services) await s.find(q, { cwd: repo });
   const out = services.map(() => ({ lat: [], hits: 0, team: 0 }));
   for (const [i, q] of qs.slice(20).entries()) {
