@@ -24,7 +24,7 @@ export const MATCH_WORDS = 16;
 /** A hint's scored words, the rarest first, stop before their entries together pass this many (the rarest word
  *  always goes in): each further word is commoner, so it weighs less in a hint's units (a word in one entry), and
  *  the match scores every entry it is in. A failure has many words; its rare ones are its evidence. */
-export const HINT_POSTINGS = 1000;
+export const HINT_POSTINGS = 500;
 /** A hint needs at least this many of the failure's words in what the entry says, or files both name: one shared
  *  word, however rare or often repeated, is as often chance as it is the same failure. */
 export const HINT_WORDS = 2;
