@@ -76,8 +76,9 @@ fn past_space(b: &[u8], i: usize) -> usize {
 /// (`words`, `assign`, `url`, `xml`, `db_echo`); on raw JSON string content the scan only asks whether any of them
 /// could act there, and gives up if one could (`raw`).
 pub(in crate::redact) trait Events {
-    /// The word run `s..e` that [`Scanner::word`] offers; where to resume, `None` for its end.
-    fn on_word(&mut self, s: usize, e: usize, has_sep: bool) -> Option<usize>;
+    /// The word run `s..e` that [`Scanner::word`] offers (`blk`: the block the scan stands in); where to resume, `None`
+    /// for its end.
+    fn on_word(&mut self, blk: &Block, s: usize, e: usize, has_sep: bool) -> Option<usize>;
     /// A stop (`b[p]` is `:`, `=`, `>` or `[`) whose key is `key`, that [`Scanner::dull_stop`] did not settle; where to
     /// resume.
     fn on_stop(&mut self, p: usize, key: (usize, usize)) -> usize;
@@ -151,7 +152,7 @@ impl<'a> Scanner<'a> {
                     i += 1;
                 }
                 key = (s, i);
-                if let Some(next) = self.on_word(s, i, acc & 2 != 0) {
+                if let Some(next) = self.handle_word(s, i, acc & 2 != 0) {
                     i = next.max(s + 1);
                 }
                 continue;
@@ -189,7 +190,7 @@ impl<'a> Scanner<'a> {
 
 impl Events for Scanner<'_, false> {
     #[inline]
-    fn on_word(&mut self, s: usize, e: usize, has_sep: bool) -> Option<usize> {
+    fn on_word(&mut self, _: &Block, s: usize, e: usize, has_sep: bool) -> Option<usize> {
         self.handle_word(s, e, has_sep)
     }
 
@@ -376,7 +377,7 @@ where
         if !shaped && !has_sep {
             return e;
         }
-        match self.on_word(s, e, has_sep) {
+        match self.on_word(blk, s, e, has_sep) {
             Some(next) => next.max(s + 1),
             None => e,
         }

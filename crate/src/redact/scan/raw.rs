@@ -8,7 +8,7 @@ use super::super::command::{self, Look};
 use super::super::keys::KeyCache;
 use super::super::tokens::{may_be_named_lead, named_lead, token_at};
 use super::assign::{has_key, is_comparison};
-use super::blocks::Text;
+use super::blocks::{Block, Text};
 use super::db_echo::is_key_echo;
 use super::url::{may_act_after_scheme, Authority};
 use super::words::*;
@@ -68,8 +68,8 @@ impl<'a> Scanner<'a, true> {
 
 impl Events for Scanner<'_, true> {
     #[inline]
-    fn on_word(&mut self, s: usize, e: usize, has_sep: bool) -> Option<usize> {
-        self.could_act_on_word(s, e, has_sep).then(|| self.bail())
+    fn on_word(&mut self, blk: &Block, s: usize, e: usize, has_sep: bool) -> Option<usize> {
+        self.could_act_on_word(blk, s, e, has_sep).then(|| self.bail())
     }
 
     /// The stops of `Scanner::<false>::on_stop`, each with the trigger of its handler.
@@ -113,7 +113,7 @@ impl Events for Scanner<'_, true> {
 
 impl Scanner<'_, true> {
     /// Whether a handler of `Scanner::<false>::handle_word` could act on the run `s..e`: its triggers, in its order.
-    fn could_act_on_word(&mut self, s: usize, e: usize, has_sep: bool) -> bool {
+    fn could_act_on_word(&mut self, blk: &Block, s: usize, e: usize, has_sep: bool) -> bool {
         let b = self.b;
         if b[s] == b'-' {
             if is_pem_begin(b, s) {
@@ -127,7 +127,7 @@ impl Scanner<'_, true> {
             }
         }
         let t = past_separators(b, s, e);
-        if e - t >= 15 && self.long_run_may_act(s, t, e, has_sep) {
+        if e - t >= 15 && self.long_run_may_act(blk, s, t, e, has_sep) {
             return true;
         }
         (has_sep && b.get(e) == Some(&b' ') && self.keys.classify(b, s, e).is_some())
@@ -138,7 +138,7 @@ impl Scanner<'_, true> {
     /// The triggers of `handle_word` for a run of 15 bytes or more past its leading separators (from `t`). (Out of
     /// line: most runs are shorter, and the scan loop stays small without these looks.)
     #[inline(never)]
-    fn long_run_may_act(&mut self, s: usize, t: usize, e: usize, has_sep: bool) -> bool {
+    fn long_run_may_act(&mut self, blk: &Block, s: usize, t: usize, e: usize, has_sep: bool) -> bool {
         let b = self.b;
         escapes_may_change_token(b, t)
             || token_at(b, t).is_some()
@@ -147,7 +147,8 @@ impl Scanner<'_, true> {
             || is_secure_string(&b[s..e])
             || quoted_after_comma_or_word(self.t(), s, e)
             || password_word_before(self.t(), s)
-            || credential_label_before(self.t(), self.keys, s)
+            || (after_word(self.t(), s)
+                && label_names_credential(self.t(), self.keys, blk.run_start(self.t(), 0, s - 1), s))
             || (may_follow_context(self.t(), s)
                 && (quoted_before_comma(self.t(), s, e)
                     || unseal_key::<true>(b, s).is_some()

@@ -101,17 +101,18 @@ pub(super) fn device_token(b: &[u8], u: usize) -> Option<(usize, usize)> {
 /// starts at `u` (after `://`), where an escaped `/` (`\/`) may stand in a device token's path. The two hosts'
 /// bytes are read in one pass: they differ only in `_` (a word byte, in no device's host) and `:` (a port).
 pub(super) fn may_act_after_scheme(b: &[u8], u: usize) -> bool {
-    let k = run_len(b, u, |c| is_alnum(c) || matches!(c, b'.' | b'-'));
-    let n = if b.get(u + k) == Some(&b'_') { k + run_len(b, u + k, is_word) } else { k };
+    // (The host's word run, `_` and all, is what `short_webhook_host` reads; a device's host is that run when it holds
+    // no `_`, and a `:` after it starts a port.)
+    let n = run_len(b, u, is_word);
     if n < 15 && webhook_host(&b[u..u + n]).is_some() {
         return true;
     }
-    let h = if b.get(u + k) == Some(&b':') {
-        u + k + run_len(b, u + k, |c| is_alnum(c) || matches!(c, b'.' | b'-' | b':'))
+    let h = if b.get(u + n) == Some(&b':') {
+        u + n + run_len(b, u + n, |c| is_alnum(c) || matches!(c, b'.' | b'-' | b':'))
     } else {
-        u + k
+        u + n
     };
-    may_be_device_token_at(b, u, h)
+    may_be_device_token_at(b, u, h) && !b[u..u + n].contains(&b'_')
 }
 
 /// Whether the decoded text may have a [`device_token`] at `u`, the host ending at `h` (see
