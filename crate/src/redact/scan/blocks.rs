@@ -202,6 +202,25 @@ impl Block {
         e
     }
 
+    /// The end of the word run from `u` (at or after `base`; `u` itself when it is no word byte).
+    #[inline]
+    pub(super) fn run_end<const RAW: bool>(&self, t: Text<RAW>, u: usize) -> usize {
+        let mut e = u;
+        if u < self.base + 64 {
+            return self.word_end(t, u);
+        } else if u < self.base + 128 {
+            let rest = !self.next.word >> (u - self.base - 64);
+            if rest != 0 {
+                return u + rest.trailing_zeros() as usize;
+            }
+            e = self.base + 128;
+        }
+        while e < t.b.len() && t.word_at(e) {
+            e += 1;
+        }
+        e
+    }
+
     /// The start of the word run that ends at `e` (`b[e - 1]` a word byte, `e <= base + 64`), cut at `from`.
     #[inline]
     pub(super) fn run_start<const RAW: bool>(&self, t: Text<RAW>, from: usize, e: usize) -> usize {

@@ -79,9 +79,9 @@ pub(in crate::redact) trait Events {
     /// The word run `s..e` that [`Scanner::word`] offers (`blk`: the block the scan stands in); where to resume, `None`
     /// for its end.
     fn on_word(&mut self, blk: &Block, s: usize, e: usize, has_sep: bool) -> Option<usize>;
-    /// A stop (`b[p]` is `:`, `=`, `>` or `[`) whose key is `key`, that [`Scanner::dull_stop`] did not settle; where to
-    /// resume.
-    fn on_stop(&mut self, p: usize, key: (usize, usize)) -> usize;
+    /// A stop (`b[p]` is `:`, `=`, `>` or `[`) whose key is `key`, that [`Scanner::dull_stop`] did not settle (`blk`: the
+    /// block `p` is in); where to resume.
+    fn on_stop(&mut self, blk: &Block, p: usize, key: (usize, usize)) -> usize;
 }
 
 /// `RAW`: scanning raw JSON string content ([`Scanner::run_raw`]); a constant, so that the decoded scan compiles
@@ -157,7 +157,7 @@ impl<'a> Scanner<'a> {
                 }
                 continue;
             }
-            i = self.on_stop(i, key).max(i + 1);
+            i = self.handle_stop(i, key).max(i + 1);
         }
     }
 
@@ -195,7 +195,15 @@ impl Events for Scanner<'_, false> {
     }
 
     #[inline]
-    fn on_stop(&mut self, p: usize, key: (usize, usize)) -> usize {
+    fn on_stop(&mut self, _: &Block, p: usize, key: (usize, usize)) -> usize {
+        self.handle_stop(p, key)
+    }
+}
+
+impl Scanner<'_, false> {
+    /// The handlers of a stop (see [`Events::on_stop`]).
+    #[inline]
+    fn handle_stop(&mut self, p: usize, key: (usize, usize)) -> usize {
         match self.b[p] {
             b'[' => self.on_bracket(p),
             b':' => self.on_colon(p, key),
@@ -287,7 +295,7 @@ where
                 if i == e && b.get(e).is_some_and(|&c| CLASS[c as usize] == STOP) {
                     // A stop right after: its key is the part of the run from here, which the events (built from
                     // whole runs, see `Block`) may have left out as led by a digit. Handled here, whatever they say.
-                    i = self.on_stop(e, key).max(e + 1);
+                    i = self.on_stop(&blk, e, key).max(e + 1);
                 }
                 i = past_space(b, i);
                 kfrom = i;
@@ -302,7 +310,7 @@ where
             let bit = 1u64 << (p - blk.base);
             if blk.m.stop & bit != 0 {
                 key = blk.last_run(t, kfrom, p).unwrap_or(key);
-                i = if self.dull_stop(p, key) { p + 1 } else { self.on_stop(p, key).max(p + 1) };
+                i = if self.dull_stop(p, key) { p + 1 } else { self.on_stop(&blk, p, key).max(p + 1) };
                 kfrom = i;
             } else if blk.m.word & bit != 0 {
                 // The start of a run that may interest `on_word`.

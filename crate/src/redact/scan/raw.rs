@@ -6,7 +6,7 @@
 use super::super::chars::*;
 use super::super::command::{self, Look};
 use super::super::keys::KeyCache;
-use super::super::tokens::{may_be_named_lead, named_lead, token_at};
+use super::super::tokens::{may_be_named_lead, named_lead, token_in_run};
 use super::assign::{has_key, is_comparison};
 use super::blocks::{Block, Text};
 use super::db_echo::is_key_echo;
@@ -74,7 +74,7 @@ impl Events for Scanner<'_, true> {
 
     /// The stops of `Scanner::<false>::on_stop`, each with the trigger of its handler.
     #[inline]
-    fn on_stop(&mut self, p: usize, key: (usize, usize)) -> usize {
+    fn on_stop(&mut self, blk: &Block, p: usize, key: (usize, usize)) -> usize {
         let b = self.b;
         if b.get(p + 1) == Some(&b'\\') {
             // Which handler runs and what it does depend on the character after the stop, here an escape.
@@ -90,7 +90,9 @@ impl Events for Scanner<'_, true> {
                     match b.get(p + 1) {
                         Some(b'/') if b.get(p + 2) == Some(&b'\\') => true, // `:/\/` may be `://`
                         Some(b'/') if b.get(p + 2) == Some(&b'/') => match self.authority(p, key) {
-                            Authority::Clean if !may_act_after_scheme(b, p + 3) => return p + 3,
+                            Authority::Clean if !may_act_after_scheme(b, p + 3, blk.run_end(self.t(), p + 3)) => {
+                                return p + 3
+                            }
                             Authority::Clean => true,
                             Authority::Password { .. } | Authority::Unsure => true,
                         },
@@ -141,7 +143,7 @@ impl Scanner<'_, true> {
     fn long_run_may_act(&mut self, blk: &Block, s: usize, t: usize, e: usize, has_sep: bool) -> bool {
         let b = self.b;
         escapes_may_change_token(b, t)
-            || token_at(b, t).is_some()
+            || token_in_run(b, t, e).is_some()
             || (has_sep && may_be_named_lead(e - t) && named_lead(b, t, e).is_some())
             || webhook_host(&b[s..e]).is_some()
             || is_secure_string(&b[s..e])

@@ -6,7 +6,7 @@ use super::super::chars::*;
 use super::super::command::{self, Look};
 use super::super::keys::{bare_key, classify_key, might_name_secret, Family, KeyCache, KeyClass};
 use super::super::rule::Rule;
-use super::super::tokens::{aws_secret_near, may_be_named_lead, named_lead, token_at, whole_token};
+use super::super::tokens::{aws_secret_near, may_be_named_lead, named_lead, token_in_run, whole_token};
 use super::super::values::{accept_credential, accept_value, credential_shaped, is_uuid, Mode};
 use super::blocks::is_word;
 use super::blocks::Text;
@@ -32,7 +32,7 @@ impl Scanner<'_, false> {
         }
         let t = past_separators(b, s, e);
         if e - t >= 15 {
-            if let Some((end, rule)) = token_at(b, t) {
+            if let Some((end, rule)) = token_in_run(b, t, e) {
                 if self.emit(t, end, rule) {
                     let partner = if rule == Rule::AwsAccessKeyId {
                         aws_secret_near(b, end).map(|span| (span, Rule::AwsSecretAccessKey))
