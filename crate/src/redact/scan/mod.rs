@@ -75,7 +75,7 @@ fn past_space(b: &[u8], i: usize) -> usize {
 /// What the scan loop does at its events (see [`Scanner::run_blocks`]): on decoded text the rules' handlers act
 /// (`words`, `assign`, `url`, `xml`, `db_echo`); on raw JSON string content the scan only asks whether any of them
 /// could act there, and gives up if one could (`raw`).
-pub(in crate::redact) trait Events {
+trait Events {
     /// The word run `s..e` that [`Scanner::word`] offers (`blk`: the block the scan stands in); where to resume, `None`
     /// for its end.
     fn on_word(&mut self, blk: &Block, s: usize, e: usize, has_sep: bool) -> Option<usize>;
