@@ -106,7 +106,7 @@ fn low(k: usize) -> u64 {
 /// only a quoted literal of 15 bytes or more may be a secret whatever it starts with, `IDENTIFIED BY '5ba4f7…'`),
 /// and a stop whose key is such a run only looks at the key (`assignment`: no key starting with a digit names a
 /// secret; a URL needs `:/`). Log text is full of them: they were half the events of a keyword-dense log.
-pub(super) struct Block {
+pub(in crate::redact) struct Block {
     pub(super) base: usize,
     pub(super) m: Masks,
     /// The masks of the next block, for runs that go on into it.

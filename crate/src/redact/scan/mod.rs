@@ -75,13 +75,26 @@ fn past_space(b: &[u8], i: usize) -> usize {
 /// What the scan loop does at its events (see [`Scanner::run_blocks`]): on decoded text the rules' handlers act
 /// (`words`, `assign`, `url`, `xml`, `db_echo`); on raw JSON string content the scan only asks whether any of them
 /// could act there, and gives up if one could (`raw`).
-trait Events {
+pub(in crate::redact) trait Events {
     /// The word run `s..e` that [`Scanner::word`] offers (`blk`: the block the scan stands in); where to resume, `None`
     /// for its end.
     fn on_word(&mut self, blk: &Block, s: usize, e: usize, has_sep: bool) -> Option<usize>;
     /// A stop (`b[p]` is `:`, `=`, `>` or `[`) whose key is `key`, that [`Scanner::dull_stop`] did not settle (`blk`: the
     /// block `p` is in); where to resume.
     fn on_stop(&mut self, blk: &Block, p: usize, key: (usize, usize)) -> usize;
+}
+
+/// Whether `key` (not empty) is one whose value `assignment` reads by what is around it, whatever the key cache says
+/// of it: `value` (`…_value`), `default`, a bare `key`. (Each ends in a letter of its own: most keys are turned away
+/// by one look at their last byte.)
+#[inline]
+fn read_by_context(b: &[u8], key: (usize, usize)) -> bool {
+    match b[key.1 - 1] {
+        b'e' => ends_in_value(b, key),
+        b't' => is_default_key(b, key),
+        b'y' | b'Y' => key.1 - key.0 == 3 && bare_key(&b[key.0..key.1]).is_some(),
+        _ => false,
+    }
 }
 
 /// `RAW`: scanning raw JSON string content ([`Scanner::run_raw`]); a constant, so that the decoded scan compiles
@@ -357,9 +370,7 @@ where
         };
         plain
             && key.1 > key.0
-            && !ends_in_value(b, key)
-            && !is_default_key(b, key)
-            && !(key.1 - key.0 == 3 && bare_key(&b[key.0..key.1]).is_some())
+            && !read_by_context(b, key)
             && self.keys.classify(b, key.0, key.1).is_none()
             && !(b[p] == b':' && self.slash_key(key))
             && !(b[p] == b'=' && (is_type_word(&b[key.0..key.1]) || odbc_pwd(b, key, p)))
