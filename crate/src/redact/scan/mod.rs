@@ -87,7 +87,7 @@ pub(in crate::redact) trait Events {
 /// Whether `key` (not empty) is one whose value `assignment` reads by what is around it, whatever the key cache says
 /// of it: `value` (`…_value`), `default`, a bare `key`. (Each ends in a letter of its own: most keys are turned away
 /// by one look at their last byte.)
-#[inline]
+#[inline(always)]
 fn read_by_context(b: &[u8], key: (usize, usize)) -> bool {
     match b[key.1 - 1] {
         b'e' => ends_in_value(b, key),

@@ -142,19 +142,28 @@ impl Scanner<'_, true> {
     #[inline(never)]
     fn long_run_may_act(&mut self, blk: &Block, s: usize, t: usize, e: usize, has_sep: bool) -> bool {
         let b = self.b;
-        escapes_may_change_token(b, t)
+        let x = self.t();
+        if escapes_may_change_token(b, t)
             || token_in_run(b, t, e).is_some()
             || (has_sep && may_be_named_lead(e - t) && named_lead(b, t, e).is_some())
             || webhook_host(&b[s..e]).is_some()
             || is_secure_string(&b[s..e])
-            || quoted_after_comma_or_word(self.t(), s, e)
-            || password_word_before(self.t(), s)
-            || (after_word(self.t(), s)
-                && label_names_credential(self.t(), self.keys, blk.run_start(self.t(), 0, s - 1), s))
-            || (may_follow_context(self.t(), s)
-                && (quoted_before_comma(self.t(), s, e)
-                    || unseal_key::<true>(b, s).is_some()
-                    || label_line_before(self.t(), self.keys, s).is_some()))
+        {
+            return true;
+        }
+        quoted_after_comma_or_word(x, s, e)
+            || password_word_before(x, s)
+            || (after_word(x, s) && label_names_credential(x, self.keys, blk.run_start(x, 0, s - 1), s))
+            || (may_follow_context(x, s) && self.value_in_context(s, e))
+    }
+
+    /// The triggers of [`long_run_may_act`](Self::long_run_may_act) that [`may_follow_context`] lets through. (Out of
+    /// line: it seldom does.)
+    #[inline(never)]
+    fn value_in_context(&mut self, s: usize, e: usize) -> bool {
+        quoted_before_comma(self.t(), s, e)
+            || unseal_key::<true>(self.b, s).is_some()
+            || label_line_before(self.t(), self.keys, s).is_some()
     }
 }
 
