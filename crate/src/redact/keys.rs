@@ -660,6 +660,15 @@ fn key_words(c: &[u8], n: usize) -> [u64; 3] {
     }
 }
 
+/// [`key_words`] of a key (1 to 23 bytes) through a padded copy, for one near the end of the text. Out of line: its
+/// buffer would give every lookup a stack frame.
+#[inline(never)]
+fn padded_words(k: &[u8]) -> [u64; 3] {
+    let mut pad = [0u8; 24];
+    pad[..k.len()].copy_from_slice(k);
+    key_words(&pad, k.len())
+}
+
 /// The hash of a key's words and length, which picks its set (the top four bits) and tags its way.
 #[inline(always)]
 fn key_hash(w: [u64; 3], n: usize) -> u64 {
@@ -689,15 +698,13 @@ impl KeyCache {
     }
 
     /// [`classify`](Self::classify) of a key longer than 23 bytes (not kept) or within 24 bytes of the end of the
-    /// text (read through a padded copy). Out of line: its buffer would give every lookup a stack frame.
+    /// text (read through a padded copy). Out of line, as the scan seldom asks it.
     #[inline(never)]
     fn classify_far(&mut self, k: &[u8]) -> Option<KeyClass> {
         if k.len() > 23 {
             return classify_key(k);
         }
-        let mut pad = [0u8; 24];
-        pad[..k.len()].copy_from_slice(k);
-        self.lookup(key_words(&pad, k.len()), k)
+        self.lookup(padded_words(k), k)
     }
 
     /// The cache's answer for the key `k`, read as the words `w`: a hit, or a miss filled in.
@@ -729,15 +736,10 @@ impl KeyCache {
     pub fn credential_label<'b>(&mut self, b: &'b [u8], s: usize, e: usize, before: impl Fn() -> &'b [u8]) -> bool {
         let n = e - s;
         let alone = if (3..=23).contains(&n) {
-            let mut pad = [0u8; 24];
-            let c = match b.get(s..s + 24) {
-                Some(c) => c,
-                None => {
-                    pad[..n].copy_from_slice(&b[s..e]);
-                    &pad[..]
-                }
+            let w = match b.get(s..s + 24) {
+                Some(c) => key_words(c, n),
+                None => padded_words(&b[s..e]),
             };
-            let w = key_words(c, n);
             let h = key_hash(w, n);
             let slot = &mut self.labels[(h >> 60) as usize];
             if slot.1 as usize == n && slot.0 == w {
@@ -758,11 +760,9 @@ impl KeyCache {
     #[inline(never)]
     fn classify_rest(&mut self, set: usize, h: u64, k: &[u8]) -> Option<KeyClass> {
         let class = classify_key(k);
-        let mut pad = [0u8; 24];
-        pad[..k.len()].copy_from_slice(k);
         let way = usize::from(self.next[set] & 3);
         self.next[set] = self.next[set].wrapping_add(1);
-        self.sets[set][way] = KeySlot { len: k.len() as u8, words: key_words(&pad, k.len()), class };
+        self.sets[set][way] = KeySlot { len: k.len() as u8, words: padded_words(k), class };
         self.tags[set][way] = h;
         class
     }
