@@ -644,31 +644,35 @@ impl Default for KeyCache {
     }
 }
 
-/// `b[s..e]` (at most 23 bytes) as three little-endian words, zero past its end. Read straight from the text
-/// when 24 bytes from `s` are there (almost always), else through a padded copy ([`key_words_padded`]).
+/// The key that starts `c` (24 bytes or more), `n` bytes long (1 to 23), as three little-endian words, zero past its
+/// end. (Most keys fit in the first word, whose load is all they cost.)
 #[inline(always)]
-fn key_words(b: &[u8], s: usize, e: usize) -> [u64; 3] {
-    let n = e - s;
-    let Some(c) = b.get(s..s + 24) else {
-        return key_words_padded(&b[s..e]);
-    };
+fn key_words(c: &[u8], n: usize) -> [u64; 3] {
     let word = |i: usize| u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]));
-    // The bytes of word i that belong to the key: min(8, n - 8i), none when n <= 8i.
-    let mask = |i: usize| match n.saturating_sub(8 * i) {
-        0 => 0,
-        k if k >= 8 => !0,
-        k => (1u64 << (8 * k)) - 1,
-    };
-    [word(0) & mask(0), word(1) & mask(1), word(2) & mask(2)]
+    // The low k bytes of a word (k from 1 to 8).
+    let low = |x: u64, k: usize| x & (!0u64 >> (64 - 8 * k));
+    if n <= 8 {
+        [low(word(0), n), 0, 0]
+    } else if n <= 16 {
+        [word(0), low(word(1), n - 8), 0]
+    } else {
+        [word(0), word(1), low(word(2), n - 16)]
+    }
 }
 
-/// [`key_words`] near the end of the text. Kept out of line: its buffer would give every lookup a stack frame.
+/// [`key_words`] of a key (1 to 23 bytes) through a padded copy, for one near the end of the text. Out of line: its
+/// buffer would give every lookup a stack frame.
 #[inline(never)]
-fn key_words_padded(k: &[u8]) -> [u64; 3] {
+fn padded_words(k: &[u8]) -> [u64; 3] {
     let mut pad = [0u8; 24];
     pad[..k.len()].copy_from_slice(k);
-    let word = |i: usize| u64::from_le_bytes(pad[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]));
-    [word(0), word(1), word(2)]
+    key_words(&pad, k.len())
+}
+
+/// The hash of a key's words and length, which picks its set (the top four bits) and tags its way.
+#[inline(always)]
+fn key_hash(w: [u64; 3], n: usize) -> u64 {
+    (w[0] ^ w[1].rotate_left(21) ^ w[2].rotate_left(42) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 impl KeyCache {
@@ -679,18 +683,35 @@ impl KeyCache {
     }
 
     /// `classify_key(&b[s..e])`. A hit is inlined into the scan loop; a miss is
-    /// [`classify_rest`](Self::classify_rest).
+    /// [`classify_rest`](Self::classify_rest), and a key too long to keep or one near the end of the text
+    /// [`classify_far`](Self::classify_far).
     #[inline(always)]
     pub fn classify(&mut self, b: &[u8], s: usize, e: usize) -> Option<KeyClass> {
         let n = e - s;
         if n < 3 || b[s].is_ascii_digit() {
             return None; // classify_key's own first test
         }
-        if n > 23 {
-            return classify_key(&b[s..e]);
+        match b.get(s..s + 24) {
+            Some(c) if n <= 23 => self.lookup(key_words(c, n), &b[s..e]),
+            _ => self.classify_far(&b[s..e]),
         }
-        let w = key_words(b, s, e);
-        let h = (w[0] ^ w[1].rotate_left(21) ^ w[2].rotate_left(42) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    /// [`classify`](Self::classify) of a key longer than 23 bytes (not kept) or within 24 bytes of the end of the
+    /// text (read through a padded copy). Out of line, as the scan seldom asks it.
+    #[inline(never)]
+    fn classify_far(&mut self, k: &[u8]) -> Option<KeyClass> {
+        if k.len() > 23 {
+            return classify_key(k);
+        }
+        self.lookup(padded_words(k), k)
+    }
+
+    /// The cache's answer for the key `k`, read as the words `w`: a hit, or a miss filled in.
+    #[inline(always)]
+    fn lookup(&mut self, w: [u64; 3], k: &[u8]) -> Option<KeyClass> {
+        let n = k.len();
+        let h = key_hash(w, n);
         let set = (h >> 60) as usize;
         // The four ways' hashes compared, without branches (which way holds a key varies from lookup to lookup),
         // then the key itself in the way whose hash is equal: a hit is always the whole key, so a miss (an empty
@@ -708,15 +729,18 @@ impl KeyCache {
                 return slot.class;
             }
         }
-        self.classify_rest(set, h, w, &b[s..e])
+        self.classify_rest(set, h, k)
     }
 
     /// [`names_credential_label`] of `b[s..e]` and `before`, the label's own part looked up in the cache.
     pub fn credential_label<'b>(&mut self, b: &'b [u8], s: usize, e: usize, before: impl Fn() -> &'b [u8]) -> bool {
         let n = e - s;
         let alone = if (3..=23).contains(&n) {
-            let w = key_words(b, s, e);
-            let h = (w[0] ^ w[1].rotate_left(21) ^ w[2].rotate_left(42) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let w = match b.get(s..s + 24) {
+                Some(c) => key_words(c, n),
+                None => padded_words(&b[s..e]),
+            };
+            let h = key_hash(w, n);
             let slot = &mut self.labels[(h >> 60) as usize];
             if slot.1 as usize == n && slot.0 == w {
                 slot.2
@@ -731,13 +755,14 @@ impl KeyCache {
         alone && !names_other_key(lower(before(), &mut [0u8; 24]))
     }
 
-    /// A miss of [`classify`](Self::classify) in `set`: `classify_key`, kept in the set's next way.
+    /// A miss of [`classify`](Self::classify) in `set`: `classify_key`, kept in the set's next way. (The key's words
+    /// are read again here rather than handed over: handed over, they were stored on the stack at every lookup.)
     #[inline(never)]
-    fn classify_rest(&mut self, set: usize, h: u64, w: [u64; 3], k: &[u8]) -> Option<KeyClass> {
+    fn classify_rest(&mut self, set: usize, h: u64, k: &[u8]) -> Option<KeyClass> {
         let class = classify_key(k);
         let way = usize::from(self.next[set] & 3);
         self.next[set] = self.next[set].wrapping_add(1);
-        self.sets[set][way] = KeySlot { len: k.len() as u8, words: w, class };
+        self.sets[set][way] = KeySlot { len: k.len() as u8, words: padded_words(k), class };
         self.tags[set][way] = h;
         class
     }

@@ -143,6 +143,23 @@ const LEADS: &[Lead] = &[
     Lead(b"ya29.", 30, Body::Url), // Google OAuth 2.0 access tokens
 ];
 
+/// The fewest bytes a token of the table spans: a lead and its shortest body.
+pub const SHORTEST_LISTED: usize = {
+    let mut k = 0;
+    let mut least = usize::MAX;
+    while k < LEADS.len() {
+        let n = LEADS[k].0.len() + LEADS[k].1 as usize;
+        if n < least {
+            least = n;
+        }
+        k += 1;
+    }
+    least
+};
+
+/// The fewest bytes a [`marked_token`] spans: a Mailchimp key's 32 hex digits, `-us` and one digit.
+pub const SHORTEST_MARKED: usize = 36;
+
 /// Per first byte of a lead (below 128), the second bytes that follow it in the table (bit c of word c / 64: byte c):
 /// most word runs are turned away by one look at their first two bytes (a commit id's `a3`, a host's `ap`). (Two
 /// words, not a `u128`: a shift of one is a call in wasm.)
@@ -294,6 +311,30 @@ mod tests {
                     String::from_utf8_lossy(b.0)
                 );
             }
+        }
+    }
+
+    #[test]
+    fn tokens_are_made_of_word_bytes() {
+        // (So that a token lies within its word run, which `tokens::listed_token` relies on.)
+        let word = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.');
+        for Lead(lead, ..) in LEADS {
+            assert!(lead.iter().all(word), "{:?}", String::from_utf8_lossy(lead));
+        }
+        for c in 0..=255u8 {
+            let held = [Body::Alnum, Body::Url, Body::Dotted, Body::Hex, Body::LowerAlnum].iter().any(|k| k.holds(c));
+            assert!(!held || word(&c), "{c:#x}");
+        }
+        let marked = [
+            "0123456789abcdef0123456789abcdef-us1".to_string(),
+            format!("{}NRAL", "a1".repeat(18)),
+            format!("{}AZDO{}", "b2".repeat(38), "c3d4"),
+            format!("abcdefgh123456.atlasv1.{}", "Zx9".repeat(20)),
+        ];
+        for t in &marked {
+            let b = format!("{t} end");
+            assert_eq!(marked_token(b.as_bytes(), 0), Some(t.len()), "{t}");
+            assert!(t.len() >= SHORTEST_MARKED && t.bytes().all(|c| word(&c)), "{t}");
         }
     }
 

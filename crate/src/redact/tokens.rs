@@ -2,21 +2,30 @@
 //! character mix. Every matcher is hand-written over bytes: no regex is compiled when a redactor is made.
 
 use super::chars::*;
-use super::prefixes::{marked_token, vendor_token};
+use super::prefixes::{marked_token, vendor_token, SHORTEST_LISTED, SHORTEST_MARKED};
 use super::rule::Rule;
 use super::values::credential_body;
 
 /// Tries the prefix-anchored token rules at `i`, which the caller has found at a word start (the byte before is
 /// not a token character). Returns the end of the token and its rule.
 pub fn token_at(b: &[u8], i: usize) -> Option<(usize, Rule)> {
-    shaped_token_at(b, i).or_else(|| listed_token(b, i))
+    token_in_run(b, i, i + run_len(b, i, |c| is_b64url(c) || c == b'.'))
 }
 
-/// The tokens of the vendor prefix table and the marked ones (`prefixes`). Out of line: inlined into the scan's word
-/// handlers, it made the scan of clean text a tenth slower (bench/redaction.js, A/B).
+/// [`token_at`] for a caller that knows where the word run (`[A-Za-z0-9_.-]`) from `i` ends: `e`.
+pub fn token_in_run(b: &[u8], i: usize, e: usize) -> Option<(usize, Rule)> {
+    shaped_token_at(b, i).or_else(|| listed_token(b, i, e - i))
+}
+
+/// The tokens of the vendor prefix table and the marked ones (`prefixes`), in a word run of `n` bytes from `i`: each
+/// lies within its run (it is made of word bytes), so a run shorter than the shortest of a kind is not looked into
+/// for it. Out of line: inlined into the scan's word handlers, it made the scan of clean text a tenth slower
+/// (bench/redaction.js, A/B).
 #[inline(never)]
-fn listed_token(b: &[u8], i: usize) -> Option<(usize, Rule)> {
-    vendor_token(b, i).or_else(|| marked_token(b, i)).map(|e| (e, Rule::VendorToken))
+fn listed_token(b: &[u8], i: usize, n: usize) -> Option<(usize, Rule)> {
+    let vendor = || if n >= SHORTEST_LISTED { vendor_token(b, i) } else { None };
+    let marked = || if n >= SHORTEST_MARKED { marked_token(b, i) } else { None };
+    vendor().or_else(marked).map(|e| (e, Rule::VendorToken))
 }
 
 /// A token whose lead says it is a credential: a name, a word that says so at its end (a word of its own,

@@ -106,7 +106,7 @@ fn low(k: usize) -> u64 {
 /// only a quoted literal of 15 bytes or more may be a secret whatever it starts with, `IDENTIFIED BY '5ba4f7…'`),
 /// and a stop whose key is such a run only looks at the key (`assignment`: no key starting with a digit names a
 /// secret; a URL needs `:/`). Log text is full of them: they were half the events of a keyword-dense log.
-pub(super) struct Block {
+pub(in crate::redact) struct Block {
     pub(super) base: usize,
     pub(super) m: Masks,
     /// The masks of the next block, for runs that go on into it.
@@ -196,6 +196,25 @@ impl Block {
             return e + (!self.next.word).trailing_zeros() as usize;
         }
         e += 64;
+        while e < t.b.len() && t.word_at(e) {
+            e += 1;
+        }
+        e
+    }
+
+    /// The end of the word run from `u` (at or after `base`; `u` itself when it is no word byte).
+    #[inline]
+    pub(super) fn run_end<const RAW: bool>(&self, t: Text<RAW>, u: usize) -> usize {
+        let mut e = u;
+        if u < self.base + 64 {
+            return self.word_end(t, u);
+        } else if u < self.base + 128 {
+            let rest = !self.next.word >> (u - self.base - 64);
+            if rest != 0 {
+                return u + rest.trailing_zeros() as usize;
+            }
+            e = self.base + 128;
+        }
         while e < t.b.len() && t.word_at(e) {
             e += 1;
         }

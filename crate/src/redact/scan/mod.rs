@@ -76,11 +76,25 @@ fn past_space(b: &[u8], i: usize) -> usize {
 /// (`words`, `assign`, `url`, `xml`, `db_echo`); on raw JSON string content the scan only asks whether any of them
 /// could act there, and gives up if one could (`raw`).
 pub(in crate::redact) trait Events {
-    /// The word run `s..e` that [`Scanner::word`] offers; where to resume, `None` for its end.
-    fn on_word(&mut self, s: usize, e: usize, has_sep: bool) -> Option<usize>;
-    /// A stop (`b[p]` is `:`, `=`, `>` or `[`) whose key is `key`, that [`Scanner::dull_stop`] did not settle; where to
-    /// resume.
-    fn on_stop(&mut self, p: usize, key: (usize, usize)) -> usize;
+    /// The word run `s..e` that [`Scanner::word`] offers (`blk`: the block the scan stands in); where to resume, `None`
+    /// for its end.
+    fn on_word(&mut self, blk: &Block, s: usize, e: usize, has_sep: bool) -> Option<usize>;
+    /// A stop (`b[p]` is `:`, `=`, `>` or `[`) whose key is `key`, that [`Scanner::dull_stop`] did not settle (`blk`: the
+    /// block `p` is in); where to resume.
+    fn on_stop(&mut self, blk: &Block, p: usize, key: (usize, usize)) -> usize;
+}
+
+/// Whether `key` (not empty) is one whose value `assignment` reads by what is around it, whatever the key cache says
+/// of it: `value` (`…_value`), `default`, a bare `key`. (Each ends in a letter of its own: most keys are turned away
+/// by one look at their last byte.)
+#[inline(always)]
+fn read_by_context(b: &[u8], key: (usize, usize)) -> bool {
+    match b[key.1 - 1] {
+        b'e' => ends_in_value(b, key),
+        b't' => is_default_key(b, key),
+        b'y' | b'Y' => key.1 - key.0 == 3 && bare_key(&b[key.0..key.1]).is_some(),
+        _ => false,
+    }
 }
 
 /// `RAW`: scanning raw JSON string content ([`Scanner::run_raw`]); a constant, so that the decoded scan compiles
@@ -151,12 +165,12 @@ impl<'a> Scanner<'a> {
                     i += 1;
                 }
                 key = (s, i);
-                if let Some(next) = self.on_word(s, i, acc & 2 != 0) {
+                if let Some(next) = self.handle_word(s, i, acc & 2 != 0) {
                     i = next.max(s + 1);
                 }
                 continue;
             }
-            i = self.on_stop(i, key).max(i + 1);
+            i = self.handle_stop(i, key).max(i + 1);
         }
     }
 
@@ -189,12 +203,20 @@ impl<'a> Scanner<'a> {
 
 impl Events for Scanner<'_, false> {
     #[inline]
-    fn on_word(&mut self, s: usize, e: usize, has_sep: bool) -> Option<usize> {
+    fn on_word(&mut self, _: &Block, s: usize, e: usize, has_sep: bool) -> Option<usize> {
         self.handle_word(s, e, has_sep)
     }
 
     #[inline]
-    fn on_stop(&mut self, p: usize, key: (usize, usize)) -> usize {
+    fn on_stop(&mut self, _: &Block, p: usize, key: (usize, usize)) -> usize {
+        self.handle_stop(p, key)
+    }
+}
+
+impl Scanner<'_, false> {
+    /// The handlers of a stop (see [`Events::on_stop`]).
+    #[inline]
+    fn handle_stop(&mut self, p: usize, key: (usize, usize)) -> usize {
         match self.b[p] {
             b'[' => self.on_bracket(p),
             b':' => self.on_colon(p, key),
@@ -286,7 +308,7 @@ where
                 if i == e && b.get(e).is_some_and(|&c| CLASS[c as usize] == STOP) {
                     // A stop right after: its key is the part of the run from here, which the events (built from
                     // whole runs, see `Block`) may have left out as led by a digit. Handled here, whatever they say.
-                    i = self.on_stop(e, key).max(e + 1);
+                    i = self.on_stop(&blk, e, key).max(e + 1);
                 }
                 i = past_space(b, i);
                 kfrom = i;
@@ -301,7 +323,7 @@ where
             let bit = 1u64 << (p - blk.base);
             if blk.m.stop & bit != 0 {
                 key = blk.last_run(t, kfrom, p).unwrap_or(key);
-                i = if self.dull_stop(p, key) { p + 1 } else { self.on_stop(p, key).max(p + 1) };
+                i = if self.dull_stop(p, key) { p + 1 } else { self.on_stop(&blk, p, key).max(p + 1) };
                 kfrom = i;
             } else if blk.m.word & bit != 0 {
                 // The start of a run that may interest `on_word`.
@@ -348,9 +370,7 @@ where
         };
         plain
             && key.1 > key.0
-            && !ends_in_value(b, key)
-            && !is_default_key(b, key)
-            && !(key.1 - key.0 == 3 && bare_key(&b[key.0..key.1]).is_some())
+            && !read_by_context(b, key)
             && self.keys.classify(b, key.0, key.1).is_none()
             && !(b[p] == b':' && self.slash_key(key))
             && !(b[p] == b'=' && (is_type_word(&b[key.0..key.1]) || odbc_pwd(b, key, p)))
@@ -376,7 +396,7 @@ where
         if !shaped && !has_sep {
             return e;
         }
-        match self.on_word(s, e, has_sep) {
+        match self.on_word(blk, s, e, has_sep) {
             Some(next) => next.max(s + 1),
             None => e,
         }

@@ -6,9 +6,9 @@
 use super::super::chars::*;
 use super::super::command::{self, Look};
 use super::super::keys::KeyCache;
-use super::super::tokens::{may_be_named_lead, named_lead, token_at};
+use super::super::tokens::{may_be_named_lead, named_lead, token_in_run};
 use super::assign::{has_key, is_comparison};
-use super::blocks::Text;
+use super::blocks::{Block, Text};
 use super::db_echo::is_key_echo;
 use super::url::{may_act_after_scheme, Authority};
 use super::words::*;
@@ -68,13 +68,13 @@ impl<'a> Scanner<'a, true> {
 
 impl Events for Scanner<'_, true> {
     #[inline]
-    fn on_word(&mut self, s: usize, e: usize, has_sep: bool) -> Option<usize> {
-        self.could_act_on_word(s, e, has_sep).then(|| self.bail())
+    fn on_word(&mut self, blk: &Block, s: usize, e: usize, has_sep: bool) -> Option<usize> {
+        self.could_act_on_word(blk, s, e, has_sep).then(|| self.bail())
     }
 
     /// The stops of `Scanner::<false>::on_stop`, each with the trigger of its handler.
     #[inline]
-    fn on_stop(&mut self, p: usize, key: (usize, usize)) -> usize {
+    fn on_stop(&mut self, blk: &Block, p: usize, key: (usize, usize)) -> usize {
         let b = self.b;
         if b.get(p + 1) == Some(&b'\\') {
             // Which handler runs and what it does depend on the character after the stop, here an escape.
@@ -90,7 +90,9 @@ impl Events for Scanner<'_, true> {
                     match b.get(p + 1) {
                         Some(b'/') if b.get(p + 2) == Some(&b'\\') => true, // `:/\/` may be `://`
                         Some(b'/') if b.get(p + 2) == Some(&b'/') => match self.authority(p, key) {
-                            Authority::Clean if !may_act_after_scheme(b, p + 3) => return p + 3,
+                            Authority::Clean if !may_act_after_scheme(b, p + 3, blk.run_end(self.t(), p + 3)) => {
+                                return p + 3
+                            }
                             Authority::Clean => true,
                             Authority::Password { .. } | Authority::Unsure => true,
                         },
@@ -113,7 +115,7 @@ impl Events for Scanner<'_, true> {
 
 impl Scanner<'_, true> {
     /// Whether a handler of `Scanner::<false>::handle_word` could act on the run `s..e`: its triggers, in its order.
-    fn could_act_on_word(&mut self, s: usize, e: usize, has_sep: bool) -> bool {
+    fn could_act_on_word(&mut self, blk: &Block, s: usize, e: usize, has_sep: bool) -> bool {
         let b = self.b;
         if b[s] == b'-' {
             if is_pem_begin(b, s) {
@@ -127,7 +129,7 @@ impl Scanner<'_, true> {
             }
         }
         let t = past_separators(b, s, e);
-        if e - t >= 15 && self.long_run_may_act(s, t, e, has_sep) {
+        if e - t >= 15 && self.long_run_may_act(blk, s, t, e, has_sep) {
             return true;
         }
         (has_sep && b.get(e) == Some(&b' ') && self.keys.classify(b, s, e).is_some())
@@ -138,20 +140,30 @@ impl Scanner<'_, true> {
     /// The triggers of `handle_word` for a run of 15 bytes or more past its leading separators (from `t`). (Out of
     /// line: most runs are shorter, and the scan loop stays small without these looks.)
     #[inline(never)]
-    fn long_run_may_act(&mut self, s: usize, t: usize, e: usize, has_sep: bool) -> bool {
+    fn long_run_may_act(&mut self, blk: &Block, s: usize, t: usize, e: usize, has_sep: bool) -> bool {
         let b = self.b;
-        escapes_may_change_token(b, t)
-            || token_at(b, t).is_some()
+        let x = self.t();
+        if escapes_may_change_token(b, t)
+            || token_in_run(b, t, e).is_some()
             || (has_sep && may_be_named_lead(e - t) && named_lead(b, t, e).is_some())
             || webhook_host(&b[s..e]).is_some()
             || is_secure_string(&b[s..e])
-            || quoted_after_comma_or_word(self.t(), s, e)
-            || password_word_before(self.t(), s)
-            || credential_label_before(self.t(), self.keys, s)
-            || (may_follow_context(self.t(), s)
-                && (quoted_before_comma(self.t(), s, e)
-                    || unseal_key::<true>(b, s).is_some()
-                    || label_line_before(self.t(), self.keys, s).is_some()))
+        {
+            return true;
+        }
+        quoted_after_comma_or_word(x, s, e)
+            || password_word_before(x, s)
+            || (after_word(x, s) && label_names_credential(x, self.keys, blk.run_start(x, 0, s - 1), s))
+            || (may_follow_context(x, s) && self.value_in_context(s, e))
+    }
+
+    /// The triggers of [`long_run_may_act`](Self::long_run_may_act) that [`may_follow_context`] lets through. (Out of
+    /// line: it seldom does.)
+    #[inline(never)]
+    fn value_in_context(&mut self, s: usize, e: usize) -> bool {
+        quoted_before_comma(self.t(), s, e)
+            || unseal_key::<true>(self.b, s).is_some()
+            || label_line_before(self.t(), self.keys, s).is_some()
     }
 }
 

@@ -217,6 +217,33 @@ fn run_matches_the_byte_loop_at_every_offset() {
     }
 }
 
+#[test]
+fn a_block_finds_where_runs_end_and_start_as_the_bytes_say() {
+    // (What the raw scan reads from the masks in place of a walk: a host's end after `://`, a label's start.)
+    let mut state = 0x5eed_1234u32;
+    for _ in 0..60 {
+        let s = text(&mut state, 40);
+        let b = s.as_bytes();
+        let t = blocks::Text::<false> { b, esc: &[] };
+        let mut blk = Block::new(t);
+        for base in (0..b.len()).step_by(64) {
+            if base != blk.base {
+                blk.move_to(t, base);
+            }
+            for u in base..b.len().min(base + 200) {
+                let end = u + b[u..].iter().take_while(|&&c| blocks::is_word(c)).count();
+                assert_eq!(blk.run_end(t, u), end, "{s:?} from {u}");
+            }
+            for e in base + 1..=b.len().min(base + 64) {
+                if blocks::is_word(b[e - 1]) {
+                    let start = e - b[..e].iter().rev().take_while(|&&c| blocks::is_word(c)).count();
+                    assert_eq!(blk.run_start(t, 0, e), start, "{s:?} to {e}");
+                }
+            }
+        }
+    }
+}
+
 /// The class table, bit by bit.
 fn classes_by_table(chunk: &[u8; 64]) -> Masks {
     let mut m = Masks::default();

@@ -98,20 +98,16 @@ pub(super) fn device_token(b: &[u8], u: usize) -> Option<(usize, usize)> {
 }
 
 /// For the raw scan: whether the decoded text may have a [`device_token`] or a [`short_webhook_host`] at the host that
-/// starts at `u` (after `://`), where an escaped `/` (`\/`) may stand in a device token's path. The two hosts'
-/// bytes are read in one pass: they differ only in `_` (a word byte, in no device's host) and `:` (a port).
-pub(super) fn may_act_after_scheme(b: &[u8], u: usize) -> bool {
-    let k = run_len(b, u, |c| is_alnum(c) || matches!(c, b'.' | b'-'));
-    let n = if b.get(u + k) == Some(&b'_') { k + run_len(b, u + k, is_word) } else { k };
-    if n < 15 && webhook_host(&b[u..u + n]).is_some() {
+/// starts at `u` (after `://`), where an escaped `/` (`\/`) may stand in a device token's path. `e`: the end of the
+/// word run from `u`, which is what `short_webhook_host` reads; a device's host is that run when it holds no `_`, and a
+/// `:` after it starts a port.
+pub(super) fn may_act_after_scheme(b: &[u8], u: usize, e: usize) -> bool {
+    if e - u < 15 && webhook_host(&b[u..e]).is_some() {
         return true;
     }
-    let h = if b.get(u + k) == Some(&b':') {
-        u + k + run_len(b, u + k, |c| is_alnum(c) || matches!(c, b'.' | b'-' | b':'))
-    } else {
-        u + k
-    };
-    may_be_device_token_at(b, u, h)
+    let h =
+        if b.get(e) == Some(&b':') { e + run_len(b, e, |c| is_alnum(c) || matches!(c, b'.' | b'-' | b':')) } else { e };
+    may_be_device_token_at(b, u, h) && !b[u..e].contains(&b'_')
 }
 
 /// Whether the decoded text may have a [`device_token`] at `u`, the host ending at `h` (see

@@ -6,7 +6,7 @@ use super::super::chars::*;
 use super::super::command::{self, Look};
 use super::super::keys::{bare_key, classify_key, might_name_secret, Family, KeyCache, KeyClass};
 use super::super::rule::Rule;
-use super::super::tokens::{aws_secret_near, may_be_named_lead, named_lead, token_at, whole_token};
+use super::super::tokens::{aws_secret_near, may_be_named_lead, named_lead, token_in_run, whole_token};
 use super::super::values::{accept_credential, accept_value, credential_shaped, is_uuid, Mode};
 use super::blocks::is_word;
 use super::blocks::Text;
@@ -32,7 +32,7 @@ impl Scanner<'_, false> {
         }
         let t = past_separators(b, s, e);
         if e - t >= 15 {
-            if let Some((end, rule)) = token_at(b, t) {
+            if let Some((end, rule)) = token_in_run(b, t, e) {
                 if self.emit(t, end, rule) {
                     let partner = if rule == Rule::AwsAccessKeyId {
                         aws_secret_near(b, end).map(|span| (span, Rule::AwsSecretAccessKey))
@@ -513,13 +513,21 @@ pub(super) fn password_word_before<const RAW: bool>(t: Text<RAW>, s: usize) -> b
 /// (`public key …` is no credential).
 #[inline]
 pub(super) fn credential_label_before<const RAW: bool>(t: Text<RAW>, keys: &mut KeyCache, s: usize) -> bool {
-    s >= 4 && t.b[s - 1] == b' ' && t.word_at(s - 2) && label_names_credential(t, keys, s)
+    after_word(t, s) && label_names_credential(t, keys, t.word_start(s - 1), s)
 }
 
+/// Whether the run starting at `s` follows a word and a blank, as a label's value does (see
+/// [`credential_label_before`]).
+#[inline]
+pub(super) fn after_word<const RAW: bool>(t: Text<RAW>, s: usize) -> bool {
+    s >= 4 && t.b[s - 1] == b' ' && t.word_at(s - 2)
+}
+
+/// Whether the word `ls..s - 1` (a blank follows it, then the run at `s`) is a label that names a credential (see
+/// [`credential_label_before`]).
 #[inline(never)]
-fn label_names_credential<const RAW: bool>(t: Text<RAW>, keys: &mut KeyCache, s: usize) -> bool {
+pub(super) fn label_names_credential<const RAW: bool>(t: Text<RAW>, keys: &mut KeyCache, ls: usize, s: usize) -> bool {
     let word_back = |e: usize| t.word_start(e);
-    let ls = word_back(s - 1);
     // (The word before is read only for a label that names a credential.)
     keys.credential_label(t.b, ls, s - 1, || {
         if ls > 1 && t.b[ls - 1] == b' ' {
