@@ -6,8 +6,8 @@ import { rowOf } from "../../plugin/recall/row.js";
 import { filesIn, namesOf } from "../../plugin/columns.js";
 
 test("files are found on every line of a long output, as written, each once", () => {
-  const text = "compiling\n  --> src/lib.rs:12:5\nno dots here at all\nsee ./docs/a.md, then src/lib.rs again\r\nversion 1.2.3 ok";
-  assert.deepEqual(filesIn(text), ["src/lib.rs", "docs/a.md"]);
+  const text = "compiling\n  --> src/lib.rs:12:5\nno dots here at all\nsee ./guide/a.md, then src/lib.rs again\r\nversion 1.2.3 ok";
+  assert.deepEqual(filesIn(text), ["src/lib.rs", "guide/a.md"]);
   assert.deepEqual(filesIn("one line: package.json."), ["package.json"]);
   assert.deepEqual(filesIn("nothing\nto see"), []);
 });
