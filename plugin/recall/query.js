@@ -17,8 +17,8 @@ const STOP = new Set(
 );
 
 // Letters, digits and combining marks: what SQLite's unicode61 tokenizer keeps together as one token. In ASCII
-// text that is letters and digits, and the narrower pattern is used there: the Unicode classes cost a process
-// about 2 ms to compile at first use, and most failures are ASCII.
+// text that is letters and digits, and the narrower pattern is used there: the Unicode classes are slow to
+// compile at first use (BENCHMARKS.md, Recall), and most failures are ASCII.
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const ASCII_WORD = /[A-Za-z0-9]+/g;
 const ASCII = /^[\x00-\x7f]*$/;
