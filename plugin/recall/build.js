@@ -8,7 +8,7 @@
 // reported; the quarantine file is never read. The recordings files are only ever read.
 
 import { CursorError, RecordingsReader } from "../read/index.js";
-import { ENTRY_COLUMNS, bulkCache, clear, getMeta, setMeta } from "./schema.js";
+import { ENTRY_COLUMNS, bulkCache, clear, getMeta, setMeta, transaction } from "./schema.js";
 import { rowOf } from "./row.js";
 
 /** Entries per transaction: large enough that commits are a small part of a first build, small enough that
@@ -41,9 +41,7 @@ export function catchUp(db, file, options = {}) {
 
 /** One batch of catchUp in one transaction; true when the files are read to their end. */
 function catchUpBatch(db, file, options, out, progress) {
-  db.exec("BEGIN IMMEDIATE");
-  let done = false;
-  try {
+  return transaction(db, () => {
     if (getMeta(db, "file") !== file) {
       // A new index, or one whose file family changed: everything in it is from elsewhere.
       if (getMeta(db, "file") !== null) out.rebuilt = true;
@@ -60,7 +58,7 @@ function catchUpBatch(db, file, options, out, progress) {
       last = r.cursor;
       if (++n >= BATCH) break;
     }
-    done = n < BATCH;
+    let done = n < BATCH;
     out.damaged.push(...reader.damage);
     for (const note of reader.notes) if (!out.notes.includes(note)) out.notes.push(note);
     if (done && gone(reader.notes) && !out.rebuilt) {
@@ -74,14 +72,8 @@ function catchUpBatch(db, file, options, out, progress) {
       setMeta(db, "cursor", done ? reader.cursor : last);
     }
     if (n) forgetAbsentWords(db);
-    db.exec("COMMIT");
-  } catch (e) {
-    try {
-      db.exec("ROLLBACK");
-    } catch {}
-    throw e;
-  }
-  return done;
+    return done;
+  });
 }
 
 function gone(notes) {

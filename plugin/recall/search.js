@@ -39,7 +39,9 @@ export function countMemo(max = 20_000) {
   return { stems: new Map(), counts: new Map(), total: 0, max };
 }
 
-const stillValid = (c, total) => (c.doc === 0 ? total === c.total : total <= c.total * 1.1);
+/** Whether a count taken at index size `then` still holds at `now` (the df table's rule, and the memo's). */
+const heldSince = (then, now) => now <= then * 1.1;
+const stillValid = (c, total) => (c.doc === 0 ? total === c.total : heldSince(c.total, total));
 
 /** The words' stems as FTS5 makes them: the words through the same tokenizer in a scratch table, the n-th token
  *  taken for the n-th word. Words in `memo` are not tokenized again. */
@@ -77,17 +79,17 @@ function documentCounts(db, words, memo = null) {
     if (s === null) return 0;
     const held = memo?.counts.get(s);
     if (held && stillValid(held, total)) return held.doc;
-    let doc;
     const cached = db.get("SELECT doc, total FROM df WHERE term = ?", s);
-    if (cached && total <= cached.total * 1.1) doc = Number(cached.doc);
+    let count;
+    if (cached && heldSince(cached.total, total)) count = { doc: Number(cached.doc), total: cached.total };
     else {
-      doc = Number(db.get("SELECT doc FROM vocab WHERE term = ?", s)?.doc ?? 0);
+      count = { doc: Number(db.get("SELECT doc FROM vocab WHERE term = ?", s)?.doc ?? 0), total };
       // A count of a few entries is read again faster than it is stored: a write (and the WAL checkpoint it may
       // start) in the middle of a failing command's hint costs more than the count it saves.
-      if (doc > COMMON_FLOOR) fresh.push([s, doc]);
+      if (count.doc > COMMON_FLOOR) fresh.push([s, count.doc]);
     }
-    memo?.counts.set(s, { doc, total: cached && doc === Number(cached.doc) ? cached.total : total });
-    return doc;
+    memo?.counts.set(s, count);
+    return count.doc;
   });
   if (fresh.length) remember(db, fresh, total);
   return { total, stems, counts };
