@@ -70,6 +70,14 @@ export function shared(a, b) {
   return Math.min(2, n);
 }
 
+/** The largest factor boost() can give any hit for `query` in `context`: a hit whose text score times this is
+ *  below a cut cannot reach it, so a search need not read it (each factor of boost() at its most). */
+export function maxBoost(query, context) {
+  const files = Math.min(2, query.files.length);
+  const commands = Math.min(2, query.commands.length);
+  return (1 + (context.hint ? BOOSTS.hintSharedFile : BOOSTS.sharedFile) * files) * (1 + BOOSTS.sharedCommand * commands) * BOOSTS.written;
+}
+
 /**
  * The factor a hit's text score is multiplied by. `hit` = { git_dir, capture, t, files: [], commands: [],
  * machine, team_key (team rows) }; `query` = { files: [], commands: [] }; `context` = { gitDir, repoKey, now,

@@ -3,7 +3,7 @@
 
 import { parseQuery, matchExpression } from "./query.js";
 import { BUSY_MS, PLACEHOLDERS } from "./schema.js";
-import { COLUMN_WEIGHTS, MIN_EVIDENCE, MIN_RELEVANCE, boost, ideal, idf, shared } from "./rank.js";
+import { COLUMN_WEIGHTS, MIN_EVIDENCE, MIN_RELEVANCE, boost, ideal, idf, maxBoost, shared } from "./rank.js";
 
 /** Candidates read from FTS5 before scoring: the boosts reorder within them, they do not reach past them. */
 const CANDIDATES = 200;
@@ -209,24 +209,27 @@ export function search(db, text, options = {}) {
   const { where, params } = filters(options, hint);
   const expr = match.rare ? matchExpression(match.rare.map((x) => x.w)) : match.all.map((w) => `"${w}"`).join(" AND ");
   params.unshift(hint ? `body : (${expr})` : expr);
-  // CROSS JOIN keeps FTS as the outer loop: given a plain JOIN, SQLite may walk the repository's entries by
-  // their git_dir index and run the match once per entry (seconds on a large index, against milliseconds). The
-  // filters are read from entries_scope (schema.js), which SQLite would not pick over the rowid itself.
-  const join = where.length ? `CROSS JOIN entries e INDEXED BY entries_scope ON e.id = f.rowid WHERE ${where.join(" AND ")} ` : "WHERE f.rowid > 0 ";
-  // Rank on the FTS table alone, joining only what the filters need; the lines are read for the top ones. When
-  // every word is common, each candidate holds all of them: the newest are taken, each covering the query.
-  const ranked = match.rare
-    ? db.all(
-        `SELECT f.rowid AS id, f.bm FROM (SELECT rowid, bm25(fts, ${COLUMN_WEIGHTS.join(", ")}) AS bm FROM fts WHERE fts MATCH ?) f ` +
-          `${join}ORDER BY f.bm LIMIT ${CANDIDATES}`,
-        ...params,
-      )
-    : db.all(`SELECT f.rowid AS id, NULL AS bm FROM (SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ${COMMON_CANDIDATES}) f ${join}LIMIT ${CANDIDATES}`, ...params);
   // The scale of the text score: the best the scored words could reach (recall), one rare word (hint).
   // A hint's unit is a word in one entry beside the failure's own runs: a failing gate is captured just before its
   // hint is searched, and each earlier run of it (the same fingerprint) holds its words too. (At least 1: past a
   // quarter of the index a word's IDF tends to zero, and a unit that small would make any shared word a hint.)
   const unit = hint ? Math.max(1, idf(total, 1 + runsOf(db, options.session))) : match.rare ? ideal(total, match.rare.map((x) => x.n)) : 1;
+  // CROSS JOIN keeps FTS as the outer loop: given a plain JOIN, SQLite may walk the repository's entries by
+  // their git_dir index and run the match once per entry (seconds on a large index, against milliseconds). The
+  // filters are read from entries_scope (schema.js), which SQLite would not pick over the rowid itself.
+  const join = where.length ? `CROSS JOIN entries e INDEXED BY entries_scope ON e.id = f.rowid WHERE ${where.join(" AND ")} ` : "WHERE f.rowid > 0 ";
+  // Rank on the FTS table alone, joining only what the filters need; the lines are read for the top ones. A
+  // match whose BM25 cannot reach the cut with the largest boost is dropped before its filters are looked up
+  // (the bound's margin only keeps a rounding's worth more). When every word is common, each candidate holds all
+  // of them: the newest are taken, each covering the query.
+  const ranked = match.rare
+    ? db.all(
+        `SELECT f.rowid AS id, f.bm FROM (SELECT rowid, bm25(fts, ${COLUMN_WEIGHTS.join(", ")}) AS bm FROM fts WHERE fts MATCH ?) f ` +
+          `${join}AND f.bm <= ? ORDER BY f.bm LIMIT ${CANDIDATES}`,
+        ...params,
+        min > 0 ? (-min * unit * (1 - 1e-9)) / maxBoost(q, context) : 0,
+      )
+    : db.all(`SELECT f.rowid AS id, NULL AS bm FROM (SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ${COMMON_CANDIDATES}) f ${join}LIMIT ${CANDIDATES}`, ...params);
   const bm = new Map(ranked.map((r) => [r.id, r.bm]));
   const rows = ranked.length ? db.all(`SELECT ${SCORED} FROM entries e WHERE e.id IN (${ranked.map(() => "?").join(",")})`, ...ranked.map((r) => r.id)) : [];
   for (const r of rows) r.bm = bm.get(r.id);

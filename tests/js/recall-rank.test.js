@@ -148,3 +148,38 @@ for (const [name, command, output, gitDir, want] of HINTS) {
     assert.deepEqual(hits.map((h) => h.eid), want);
   });
 }
+
+// A search skips the matches whose text score could not reach its cut with maxBoost(): that is only lossless while
+// no hit's boost exceeds it. Every kind of hit, against queries naming none to three files and commands.
+test("maxBoost bounds boost for every hit and is reached by the best one", async () => {
+  const { boost, maxBoost } = await import("../../plugin/recall/rank.js");
+  const names = [[], ["src/a.ts"], ["src/a.ts", "lib/b.rs"], ["src/a.ts", "lib/b.rs", "c.py"]];
+  const cmds = [[], ["npm test"], ["npm test", "cargo build"], ["npm test", "cargo build", "make"]];
+  for (const hint of [false, true]) {
+    for (const files of names) {
+      for (const commands of cmds) {
+        const query = { files, commands };
+        const context = { gitDir: "/r/.git", repoKey: "k", now: NOW, hint };
+        const bound = maxBoost(query, context);
+        let best = 0;
+        for (const machine of [undefined, "m2"]) {
+          for (const git_dir of ["/r/.git", "/other/.git"]) {
+            for (const capture of ["auto", "agent"]) {
+              for (const t of [NOW, NOW - 400 * 86_400_000, undefined]) {
+                for (const hf of names) {
+                  for (const hc of cmds) {
+                    const hit = { machine, team_key: machine ? "k" : undefined, git_dir, capture, t, files: hf, commands: hc };
+                    const b = boost(hit, query, context);
+                    assert.ok(b <= bound, `boost ${b} over the bound ${bound}`);
+                    best = Math.max(best, b);
+                  }
+                }
+              }
+            }
+          }
+        }
+        assert.equal(best, bound);
+      }
+    }
+  }
+});
