@@ -62,10 +62,21 @@ function stemsOf(db, words, memo) {
   return words.map((w) => memo.stems.get(w));
 }
 
+/** The common bound for an index of `total` entries: a word in more entries than this is common (matchOf). */
+const commonAt = (total) => Math.max(COMMON_FLOOR, total * COMMON_SHARE);
+
+/** How many entries hold `word`, counted up to `cap`: past the common bound a count only says "common", and
+ *  counting every entry of a word most entries hold (FTS5's vocab table reads its whole list) takes a fresh
+ *  process milliseconds per word. */
+function countUpTo(db, word, cap) {
+  return Number(db.get("SELECT count(*) AS n FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)", `"${word}"`, cap)?.n ?? 0);
+}
+
 /** Document counts of the words, as FTS5 stems them (stemsOf: "failing" is counted as "fail"). Counts come
  *  from `memo` (a held index's), else from the df table while the index has not grown by a tenth since they
- *  were taken, else from vocab (stored back, when more than COMMON_FLOOR and the index can be written).
- *  Returns { total, stems, counts } in the words' order. */
+ *  were taken, else from the index (stored back, when more than COMMON_FLOOR and the index can be written).
+ *  A count stops at twice the common bound: while it holds (the index grown by a tenth at most), that still
+ *  reads as common. Returns { total, stems, counts } in the words' order. */
 function documentCounts(db, words, memo = null) {
   const total = Number(db.get("SELECT max(id) n FROM entries")?.n ?? 0) + PLACEHOLDERS;
   if (memo && (total < memo.total || memo.counts.size + words.length > memo.max)) {
@@ -75,7 +86,8 @@ function documentCounts(db, words, memo = null) {
   if (memo) memo.total = total;
   const stems = stemsOf(db, words, memo);
   const fresh = [];
-  const counts = stems.map((s) => {
+  const cap = Math.ceil(2 * commonAt(total));
+  const counts = stems.map((s, i) => {
     if (s === null) return 0;
     const held = memo?.counts.get(s);
     if (held && stillValid(held, total)) return held.doc;
@@ -83,7 +95,7 @@ function documentCounts(db, words, memo = null) {
     let count;
     if (cached && heldSince(cached.total, total)) count = { doc: Number(cached.doc), total: cached.total };
     else {
-      count = { doc: Number(db.get("SELECT doc FROM vocab WHERE term = ?", s)?.doc ?? 0), total };
+      count = { doc: countUpTo(db, words[i], cap), total };
       // A count of a few entries is read again faster than it is stored: a write (and the WAL checkpoint it may
       // start) in the middle of a failing command's hint costs more than the count it saves.
       if (count.doc > COMMON_FLOOR) fresh.push([s, count.doc]);
@@ -121,7 +133,7 @@ function remember(db, fresh, total) {
  *  is common, or null when none is found. */
 export function matchOf(words, counts, total, postings = Infinity) {
   const found = words.map((w, i) => ({ w, n: counts[i] })).filter((x) => x.n > 0);
-  const common = Math.max(COMMON_FLOOR, total * COMMON_SHARE);
+  const common = commonAt(total);
   const rare = found.filter((x) => x.n <= common).sort((a, b) => a.n - b.n).slice(0, MATCH_WORDS);
   let sum = 0;
   const within = rare.filter((x, i) => (sum += x.n) <= postings || i === 0);
