@@ -39,8 +39,10 @@ export function countMemo(max = 20_000) {
   return { stems: new Map(), counts: new Map(), total: 0, max };
 }
 
-/** Whether a count taken at index size `then` still holds at `now` (the df table's rule, and the memo's). */
-const heldSince = (then, now) => now <= then * 1.1;
+/** A count holds until the index has grown by this factor (the df table's rule, and the memo's). */
+const GROWTH = 1.1;
+/** Whether a count taken at index size `then` still holds at `now`. */
+const heldSince = (then, now) => now <= then * GROWTH;
 const stillValid = (c, total) => (c.doc === 0 ? total === c.total : heldSince(c.total, total));
 
 /** The words' stems as FTS5 makes them: the words through the same tokenizer in a scratch table, the n-th token
@@ -75,8 +77,8 @@ function countUpTo(db, word, cap) {
 /** Document counts of the words, as FTS5 stems them (stemsOf: "failing" is counted as "fail"). Counts come
  *  from `memo` (a held index's), else from the df table while the index has not grown by a tenth since they
  *  were taken, else from the index (stored back, when more than COMMON_FLOOR and the index can be written).
- *  A count stops at twice the common bound: while it holds (the index grown by a tenth at most), that still
- *  reads as common. Returns { total, stems, counts } in the words' order. */
+ *  A count stops just past the common bound the index may reach while the count holds: that still reads as
+ *  common, and counting on costs every entry the word is in. Returns { total, stems, counts } in the words' order. */
 function documentCounts(db, words, memo = null) {
   const total = Number(db.get("SELECT max(id) n FROM entries")?.n ?? 0) + PLACEHOLDERS;
   if (memo && (total < memo.total || memo.counts.size + words.length > memo.max)) {
@@ -86,7 +88,7 @@ function documentCounts(db, words, memo = null) {
   if (memo) memo.total = total;
   const stems = stemsOf(db, words, memo);
   const fresh = [];
-  const cap = Math.ceil(2 * commonAt(total));
+  const cap = Math.floor(commonAt(total * GROWTH)) + 1;
   const counts = stems.map((s, i) => {
     if (s === null) return 0;
     const held = memo?.counts.get(s);
