@@ -145,18 +145,19 @@ export async function runHook(host, { stdin, env = envOf(), stderr, args = [], r
     // Claude Code reads a PostToolUseFailure hook's additionalContext: a hint from recall for any failed call,
     // a recognised gate or not (only gates are recorded).
     const hint = host === "claude-code" && payload?.hook_event_name === "PostToolUseFailure";
+    const file = fileFlag ?? opts.file;
     if (plan.kind === "none") {
       say("nothing to record");
-      if (hint) await writeHint(modules, payload, { env, file: fileFlag ?? opts.file });
+      if (hint) await writeHint(await openHint(modules, payload, { env, file }));
       return 0;
     }
-    // The core compiles on another thread while the recorder's code loads.
+    // The core compiles on another thread while the recorder's code loads and the hint's index opens.
     const compiling = record ? null : compileCoreWasm();
     const rec = record ?? (await modules.recorder()).record;
+    const hinting = hint ? await openHint(modules, payload, { env, file }) : null;
     if (compiling) (await modules.core()).loadCoreFrom(await compiling);
     const base = { capture: "auto", env, stamps: { client: host } };
-    if (fileFlag) base.file = fileFlag;
-    else if (opts.file) base.file = opts.file;
+    if (file) base.file = file;
     if (opts.redact !== undefined) base.redact = opts.redact;
     if (now) base.now = now;
     let status;
@@ -176,8 +177,8 @@ export async function runHook(host, { stdin, env = envOf(), stderr, args = [], r
           fs.writeSync(1, JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: plan.pass.nudge } }) + "\n");
         }
       }
-      if (hint) await writeHint(modules, payload, { env, file: base.file });
     }
+    if (hinting) await writeHint(hinting);
     say(`${status?.status} ${status?.eid ?? ""} ${status?.file ?? ""} ${status?.reason ?? ""}`);
   } catch (e) {
     say(`internal error: ${e?.stack ?? e}`);
@@ -185,9 +186,18 @@ export async function runHook(host, { stdin, env = envOf(), stderr, args = [], r
   return 0;
 }
 
-/** Prints the recall hint for a Claude Code PostToolUseFailure, when one matches (recall/hook.js). */
-async function writeHint(modules, payload, options) {
-  const out = await (await modules.recallHook()).claudeHint(payload, options);
+/** The recall hint for a Claude Code PostToolUseFailure, its index opened (recall/hook.js openClaudeHint). */
+async function openHint(modules, payload, options) {
+  try {
+    return await (await modules.recallHook()).openClaudeHint(payload, options);
+  } catch {
+    return { text: async () => "" }; // recall's modules did not load: no hint, and the entry is still recorded
+  }
+}
+
+/** Prints the hint `opened` finds, when one matches. */
+async function writeHint(opened) {
+  const out = await opened.text();
   if (out) fs.writeSync(1, out);
 }
 

@@ -36,7 +36,7 @@ export function teamOn(options = {}) {
 
 /**
  * A recall service for the recordings file `options` resolve to ({file, env, cwd, team, spawn, held: kept for
- * many searches, index.js}). The index is opened on first use and kept open. `find(query, {scope, limit, session, includeSession, cwd, now})` and
+ * many searches, index.js}). The index is opened on first use (or by `open()`) and kept open. `find(query, {scope, limit, session, includeSession, cwd, now})` and
  * `hint(failure, {session, cwd, now})` resolve to { hits, gitDir, caught, team } (caught: what catching up
  * found; team: the team state when team pulls are on, else null).
  */
@@ -81,6 +81,12 @@ export function createRecall(options = {}) {
     return { hits, gitDir, caught, index: ix.path, team: teamState };
   }
   return {
+    /** Opens the index ahead of the first search (an index that cannot be opened is left to it to report). */
+    open: async () => {
+      await index().catch(() => {
+        opened = null;
+      });
+    },
     find: (text, o = {}) => run(text, o, "recall"),
     hint: (failure, o = {}) => run(failureQuery(failure), { ...o, scope: "repo", limit: o.limit ?? 3 }, "hint"),
     async close() {
