@@ -10,6 +10,7 @@
 import { CursorError, RecordingsReader } from "../read/index.js";
 import { ENTRY_COLUMNS, bulkCache, clear, getMeta, setMeta, transaction } from "./schema.js";
 import { rowOf } from "./row.js";
+import { indexTotal, outdatesCounts, refreshCounts } from "./counts.js";
 
 /** Entries per transaction: large enough that commits are a small part of a first build, small enough that
  *  a concurrent recall waits at most a fraction of a second for the lock. */
@@ -27,12 +28,19 @@ export function catchUp(db, file, options = {}) {
   const out = { added: 0, duplicates: 0, damaged: [], notes: [], rebuilt: false };
   const progress = { bytes: 0 };
   let restore = null; // a catch-up past its first batch is a bulk write: the larger page cache until it ends
+  let before = 0;
   try {
     for (let round = 0; ; round++) {
-      if (round === 1) restore = bulkCache(db);
+      if (round === 1) {
+        restore = bulkCache(db);
+        before = indexTotal(db) - out.added;
+      }
       const done = catchUpBatch(db, file, options, out, progress);
       options.onProgress?.({ entries: out.added, bytes: progress.bytes });
-      if (done) return out;
+      if (!done) continue;
+      // A bulk catch-up that outdated every word count (a first build) counts the common words anew at once.
+      if (restore && outdatesCounts(before, indexTotal(db))) refreshCounts(db);
+      return out;
     }
   } finally {
     restore?.();

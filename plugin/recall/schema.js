@@ -9,6 +9,7 @@
 //            entries_scope holds what a search's filters read (search.js), so a match's candidates are checked
 //            in a small index rather than in the rows, about a kilobyte each, read from disk in a fresh process
 //   fts      FTS5 over what the entry says and the names it contains; contentless (the line is in entries)
+//   vocab    how many entries each term occurs in (counts.js reads it for every common word at once)
 //   refs     eid-like words an entry contains: an entry that names an earlier one's eid corrects or extends it
 //   meta     the reader's cursor (where catching up resumes), the recordings file the index is of, and the
 //            position reached in the exported database with the repositories pulled for
@@ -47,6 +48,7 @@ CREATE INDEX IF NOT EXISTS refs_eid ON refs (eid);
 CREATE INDEX IF NOT EXISTS refs_id ON refs (id);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (body, names, content='', tokenize='porter unicode61');
 CREATE TABLE IF NOT EXISTS df (term TEXT PRIMARY KEY, doc INTEGER NOT NULL, total INTEGER NOT NULL) WITHOUT ROWID;
+CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab (fts, row);
 `;
 
 /** Placeholder rows in fts (negative rowids, no entry): FTS5's IDF, log((N - n + 0.5) / (n + 0.5)), is zero

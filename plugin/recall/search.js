@@ -2,7 +2,8 @@
 // with the entries that correct it or that it corrects (an entry that names another's eid).
 
 import { parseQuery, matchExpression } from "./query.js";
-import { BUSY_MS, PLACEHOLDERS } from "./schema.js";
+import { PLACEHOLDERS } from "./schema.js";
+import { commonAt, documentCounts } from "./counts.js";
 import { COLUMN_WEIGHTS, MIN_EVIDENCE, MIN_RELEVANCE, boost, ideal, idf, maxBoost, shared } from "./rank.js";
 
 /** Candidates read from FTS5 before scoring: the boosts reorder within them, they do not reach past them. */
@@ -15,10 +16,6 @@ const COLS = `${SCORED}, e.line`;
 const CORRECTED_BY = `SELECT ${COLS} FROM refs r JOIN entries e ON e.id = r.id WHERE r.eid = ? ORDER BY e.id`;
 const CORRECTS = `SELECT ${COLS} FROM refs r JOIN entries e ON e.eid = r.eid WHERE r.id = ? ORDER BY e.id`;
 
-/** A word in more than this share of the entries (and in more than COMMON_FLOOR) is left out of the scored
- *  match: its IDF is small, and scoring it would mean scoring most of the index. */
-export const COMMON_SHARE = 0.02;
-export const COMMON_FLOOR = 200;
 /** At most this many words (the rarest) go into the scored match. */
 export const MATCH_WORDS = 16;
 /** A hint's scored words, the rarest first, stop before their entries together pass this many (the rarest word
@@ -30,105 +27,6 @@ export const HINT_POSTINGS = 500;
 export const HINT_WORDS = 2;
 /** When every word is common: the newest entries holding all of them, this many at most. */
 const COMMON_CANDIDATES = 400;
-
-/** What a held index (service.js `held`) keeps between searches: each word's stem, and each stem's document count
- *  with the index size it was taken at. A count holds as the df table's do (until the index grows by a tenth; a
- *  word counted absent, until anything is added); the memo is emptied when the index shrinks (made again) or when
- *  it holds `max` words. */
-export function countMemo(max = 20_000) {
-  return { stems: new Map(), counts: new Map(), total: 0, max };
-}
-
-/** A count holds until the index has grown by this factor (the df table's rule, and the memo's). */
-const GROWTH = 1.1;
-/** Whether a count taken at index size `then` still holds at `now`. */
-const heldSince = (then, now) => now <= then * GROWTH;
-const stillValid = (c, total) => (c.doc === 0 ? total === c.total : heldSince(c.total, total));
-
-/** The words' stems as FTS5 makes them: the words through the same tokenizer in a scratch table, the n-th token
- *  taken for the n-th word. Words in `memo` are not tokenized again. */
-function stemsOf(db, words, memo) {
-  const todo = memo ? words.filter((w) => !memo.stems.has(w)) : words;
-  const found = new Array(todo.length).fill(null);
-  if (todo.length) {
-    db.exec(
-      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.q USING fts5 (x, tokenize='porter unicode61');" +
-        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.qv USING fts5vocab (temp, q, instance);",
-    );
-    db.exec("DELETE FROM temp.q");
-    db.run("INSERT INTO temp.q (rowid, x) VALUES (1, ?)", todo.join(" "));
-    for (const r of db.all("SELECT term, offset FROM temp.qv")) if (r.offset < found.length) found[r.offset] = r.term;
-    if (!memo) return found;
-    todo.forEach((w, i) => memo.stems.set(w, found[i]));
-  }
-  return words.map((w) => memo.stems.get(w));
-}
-
-/** The common bound for an index of `total` entries: a word in more entries than this is common (matchOf). */
-const commonAt = (total) => Math.max(COMMON_FLOOR, total * COMMON_SHARE);
-
-/** How many entries hold `word`, counted up to `cap`: past the common bound a count only says "common", and
- *  counting every entry of a word most entries hold (FTS5's vocab table reads its whole list) takes a fresh
- *  process milliseconds per word. */
-function countUpTo(db, word, cap) {
-  return Number(db.get("SELECT count(*) AS n FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)", `"${word}"`, cap)?.n ?? 0);
-}
-
-/** Document counts of the words, as FTS5 stems them (stemsOf: "failing" is counted as "fail"). Counts come
- *  from `memo` (a held index's), else from the df table while the index has not grown by a tenth since they
- *  were taken, else from the index (stored back, when more than COMMON_FLOOR and the index can be written).
- *  A count stops just past the common bound the index may reach while the count holds: that still reads as
- *  common, and counting on costs every entry the word is in. Returns { total, stems, counts } in the words' order. */
-function documentCounts(db, words, memo = null) {
-  const total = Number(db.get("SELECT max(id) n FROM entries")?.n ?? 0) + PLACEHOLDERS;
-  if (memo && (total < memo.total || memo.counts.size + words.length > memo.max)) {
-    memo.stems.clear();
-    memo.counts.clear();
-  }
-  if (memo) memo.total = total;
-  const stems = stemsOf(db, words, memo);
-  const fresh = [];
-  const cap = Math.floor(commonAt(total * GROWTH)) + 1;
-  const counts = stems.map((s, i) => {
-    if (s === null) return 0;
-    const held = memo?.counts.get(s);
-    if (held && stillValid(held, total)) return held.doc;
-    const cached = db.get("SELECT doc, total FROM df WHERE term = ?", s);
-    let count;
-    if (cached && heldSince(cached.total, total)) count = { doc: Number(cached.doc), total: cached.total };
-    else {
-      count = { doc: countUpTo(db, words[i], cap), total };
-      // A count of a few entries is read again faster than it is stored: a write (and the WAL checkpoint it may
-      // start) in the middle of a failing command's hint costs more than the count it saves.
-      if (count.doc > COMMON_FLOOR) fresh.push([s, count.doc]);
-    }
-    memo?.counts.set(s, count);
-    return count.doc;
-  });
-  if (fresh.length) remember(db, fresh, total);
-  return { total, stems, counts };
-}
-
-/** Stores counts in df without waiting: when another process is writing the index, they are counted again
- *  next time rather than holding up this search. */
-function remember(db, fresh, total) {
-  try {
-    db.exec("PRAGMA busy_timeout = 0");
-    db.exec("BEGIN IMMEDIATE");
-    try {
-      for (const [term, doc] of fresh) {
-        db.run("INSERT INTO df (term, doc, total) VALUES (?, ?, ?) ON CONFLICT (term) DO UPDATE SET doc = excluded.doc, total = excluded.total", term, doc, total);
-      }
-      db.exec("COMMIT");
-    } catch {
-      db.exec("ROLLBACK");
-    }
-  } catch {
-    // busy: not stored
-  } finally {
-    db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
-  }
-}
 
 /** What to match: { rare: [{w, n}] } to score with BM25 — the found words that are not common, the rarest
  *  first, while their document counts add up to at most `postings` — or { all: [words] } when every found word

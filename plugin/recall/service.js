@@ -6,7 +6,8 @@
 import { gitContext } from "../git.js";
 import { settingsOf, envOf } from "../settings.js";
 import { isUnreadable, openIndex } from "./index.js";
-import { countMemo, recent, search } from "./search.js";
+import { countMemo } from "./counts.js";
+import { recent, search } from "./search.js";
 import { failureQuery } from "./query.js";
 import { repoKey } from "./team.js";
 import { readTeamState, startAutoPull } from "./team-state.js";

@@ -124,6 +124,31 @@ test("a catch-up of several batches gives the connection its page cache back", {
   ix.close();
 });
 
+test("a first build counts the common words at once; a catch-up of one batch leaves the counts to the searches", { skip, timeout: 120000 }, async () => {
+  const { dir, file, env } = setup();
+  const { BATCH } = await import("../../plugin/recall/build.js");
+  const { COMMON_FLOOR } = await import("../../plugin/recall/counts.js");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const n = BATCH + 500;
+  const line = (i) => JSON.stringify({ eid: `e${String(i).padStart(12, "0")}`, lesson: `deploys failing again ${i % 3 === 0 ? "flakiness" : "widget"}${i % 20 === 0 ? " rarely" : ""}` });
+  fs.writeFileSync(file, Array.from({ length: n }, (_, i) => line(i)).join("\n") + "\n");
+  const ix = await index(env);
+  assert.equal(ix.catchUp().added, n);
+  const df = new Map(ix.db.all("SELECT term, doc FROM df").map((r) => [r.term, Number(r.doc)]));
+  // Every word in more than COMMON_FLOOR entries, with its exact count; "rare" (in a twentieth, under the floor) not.
+  assert.equal(df.get("deploi"), n);
+  assert.equal(df.get("flaki"), Math.ceil(n / 3));
+  assert.equal(df.get("widget"), n - Math.ceil(n / 3));
+  assert.ok(n / 20 <= COMMON_FLOOR && !df.has("rare"), "a word in fewer entries than the floor is not stored");
+  // A small catch-up is left alone, however the counts stand.
+  ix.db.exec("DELETE FROM df");
+  fs.appendFileSync(file, Array.from({ length: 50 }, (_, i) => line(n + i)).join("\n") + "\n");
+  assert.equal(ix.catchUp().added, 50);
+  assert.equal(ix.db.get("SELECT count(*) AS n FROM df").n, 0);
+  ix.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
 test("damaged lines are skipped and reported, quarantined lines are not indexed", { skip }, async () => {
   const { file, env } = setup();
   const { record } = await import("../../plugin/recorder.js");
