@@ -5,7 +5,7 @@
 //! one line). Strings, number spellings, escapes and duplicate keys pass through byte for byte. Nesting is
 //! tracked with an explicit stack, so depth is bounded by memory, not by the call stack.
 
-use crate::bytes::{quote_or_backslash, skip_plain, SIMPLE_ESCAPES};
+use crate::bytes::{quote_or_backslash, string_special, SIMPLE_ESCAPES};
 use std::ops::Range;
 
 /// A valid JSON text, minified, with the top-level members located when it is an object.
@@ -192,7 +192,7 @@ fn copy_string(text: &str, start: usize, out: &mut String) -> Result<usize, Scan
 pub(crate) fn string_end(b: &[u8], start: usize) -> Result<usize, ScanError> {
     let mut i = start + 1;
     loop {
-        i = skip_plain(b, i);
+        i = string_special(b, i);
         match b.get(i) {
             None => return Err(err(i, "unterminated string")),
             Some(b'"') => return Ok(i + 1),
@@ -207,8 +207,7 @@ pub(crate) fn string_end(b: &[u8], start: usize) -> Result<usize, ScanError> {
                 }
                 _ => return Err(err(i, "invalid escape in string")),
             },
-            Some(&c) if c < 0x20 => return Err(err(i, "control character inside a string")),
-            Some(_) => i += 1,
+            Some(_) => return Err(err(i, "control character inside a string")),
         }
     }
 }
