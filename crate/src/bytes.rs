@@ -4,8 +4,8 @@
 
 // ---------------------------------------------------------------------------------------------------------------
 // SWAR: the "has a zero byte" tests from "Bit Twiddling Hacks" (https://graphics.stanford.edu/~seander/bithacks.html,
-// "Determine if a word has a zero byte" / "has a byte less than n"). Each leaves the high bit of a flagged byte set;
-// bytes above the lowest flagged one may be flagged wrongly (a borrow), so only the lowest is exact.
+// "Determine if a word has a zero byte"). Each leaves the high bit of a flagged byte set; bytes above the lowest
+// flagged one may be flagged wrongly (a borrow), so only the lowest is exact.
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -21,12 +21,6 @@ fn word8(chunk: &[u8]) -> u64 {
 fn eq8(x: u64, c: u8) -> u64 {
     let y = x ^ (ONES * u64::from(c));
     y.wrapping_sub(ONES) & !y & HIGHS
-}
-
-/// The bytes of `x` below `n` (`n` at most 0x80).
-#[inline]
-fn lt8(x: u64, n: u8) -> u64 {
-    x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS
 }
 
 /// The index in its word of the lowest flagged byte.
@@ -407,47 +401,39 @@ pub fn quote_or_backslash_swar(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// Index of the first byte at or after `i` that a JSON string's scan must look at: `"`, `\\` or a control character
-/// (below 0x20); the length of `b` when there is none. Sixteen bytes at a time with wasm simd128.
+/// Bitmap of the 64 bytes of `b` from `i` that a JSON string's scan must look at: `"`, `\\` and the control
+/// characters (below 0x20). Bytes past the end of `b` are none of them.
+#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+#[inline]
+pub fn string_specials64(b: &[u8], i: usize) -> u64 {
+    if let Some(chunk) = b.get(i..i + 64).and_then(|c| <&[u8; 64]>::try_from(c).ok()) {
+        return string_specials(chunk);
+    }
+    let mut pad = [b' '; 64];
+    let tail = b.get(i..).unwrap_or(&[]);
+    pad[..tail.len()].copy_from_slice(tail);
+    string_specials(&pad)
+}
+
+/// [`string_specials64`] of a whole chunk, with wasm simd128.
 #[cfg(target_arch = "wasm32")]
 #[target_feature(enable = "simd128")]
-pub fn string_special(b: &[u8], mut i: usize) -> usize {
+#[inline]
+fn string_specials(chunk: &[u8; 64]) -> u64 {
     use core::arch::wasm32::*;
-    while let Some(chunk) = b.get(i..i + 16) {
-        // SAFETY: the chunk holds 16 readable bytes; wasm loads need no alignment.
-        let v = unsafe { v128_load(chunk.as_ptr().cast::<v128>()) };
-        // Flipping bit 1 takes `"` (0x22) to 0x20 and keeps the control characters below 0x20, nothing else
-        // below 0x21: one compare finds both.
+    let v = load64(chunk);
+    // Flipping bit 1 takes `"` (0x22) to 0x20 and keeps the control characters below 0x20, nothing else below
+    // 0x21: one compare finds both.
+    let t = |v: v128| {
         let low = u8x16_lt(v128_xor(v, u8x16_splat(0x02)), u8x16_splat(0x21));
-        let hit = u8x16_bitmask(v128_or(low, i8x16_eq(v, u8x16_splat(b'\\'))));
-        if hit != 0 {
-            return i + hit.trailing_zeros() as usize;
-        }
-        i += 16;
-    }
-    string_special_swar(b, i)
+        v128_or(low, i8x16_eq(v, u8x16_splat(b'\\')))
+    };
+    bits64([t(v[0]), t(v[1]), t(v[2]), t(v[3])])
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-pub fn string_special(b: &[u8], i: usize) -> usize {
-    string_special_swar(b, i)
-}
-
-/// [`string_special`] eight bytes at a time (the lowest flagged byte of each test is exact, so of their union too).
-#[inline]
-pub fn string_special_swar(b: &[u8], mut i: usize) -> usize {
-    while let Some(chunk) = b.get(i..i + 8) {
-        let x = word8(chunk);
-        let hit = lt8(x, 0x20) | quote_or_backslash8(x);
-        if hit != 0 {
-            return i + first8(hit);
-        }
-        i += 8;
-    }
-    while i < b.len() && b[i] >= 0x20 && b[i] != b'"' && b[i] != b'\\' {
-        i += 1;
-    }
-    i
+fn string_specials(chunk: &[u8; 64]) -> u64 {
+    chunk.iter().enumerate().fold(0, |m, (k, &c)| m | u64::from(c == b'"' || c == b'\\' || c < 0x20) << k)
 }
 
 #[cfg(test)]
@@ -487,10 +473,10 @@ mod tests {
     }
 
     #[test]
-    fn string_special_finds_the_first() {
+    fn string_specials_flag_quotes_backslashes_and_controls() {
         let mut state = 0x1b87_3593u32;
         for _ in 0..2000 {
-            let len = xorshift(&mut state) as usize % 80;
+            let len = xorshift(&mut state) as usize % 160;
             let b: Vec<u8> = (0..len)
                 .map(|_| match xorshift(&mut state) % 48 {
                     0 => b'"',
@@ -504,9 +490,10 @@ mod tests {
                 })
                 .collect();
             for i in 0..=len {
-                let want = (i..len).find(|&j| b[j] == b'"' || b[j] == b'\\' || b[j] < 0x20).unwrap_or(len);
-                assert_eq!(string_special(&b, i), want, "{b:?} from {i}");
-                assert_eq!(string_special_swar(&b, i), want, "{b:?} from {i}");
+                let want = (0..64)
+                    .filter(|&k| b.get(i + k).is_some_and(|&c| c == b'"' || c == b'\\' || c < 0x20))
+                    .fold(0u64, |m, k| m | 1 << k);
+                assert_eq!(string_specials64(&b, i), want, "{b:?} from {i}");
             }
         }
     }
