@@ -4,8 +4,8 @@
 
 // ---------------------------------------------------------------------------------------------------------------
 // SWAR: the "has a zero byte" tests from "Bit Twiddling Hacks" (https://graphics.stanford.edu/~seander/bithacks.html,
-// "Determine if a word has a zero byte" / "has a byte less than n"). Each leaves the high bit of a flagged byte set;
-// bytes above the lowest flagged one may be flagged wrongly (a borrow), so only the lowest is exact.
+// "Determine if a word has a zero byte"). Each leaves the high bit of a flagged byte set; bytes above the lowest
+// flagged one may be flagged wrongly (a borrow), so only the lowest is exact.
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -21,12 +21,6 @@ fn word8(chunk: &[u8]) -> u64 {
 fn eq8(x: u64, c: u8) -> u64 {
     let y = x ^ (ONES * u64::from(c));
     y.wrapping_sub(ONES) & !y & HIGHS
-}
-
-/// The bytes of `x` below `n` (`n` at most 0x80).
-#[inline]
-fn lt8(x: u64, n: u8) -> u64 {
-    x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS
 }
 
 /// The index in its word of the lowest flagged byte.
@@ -407,16 +401,39 @@ pub fn quote_or_backslash_swar(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// Skips JSON string bytes that need no attention (not `"`, `\\` or a control character), eight at a time.
-pub fn skip_plain(b: &[u8], mut i: usize) -> usize {
-    while let Some(chunk) = b.get(i..i + 8) {
-        let x = word8(chunk);
-        if lt8(x, 0x20) | quote_or_backslash8(x) != 0 {
-            break;
-        }
-        i += 8;
+/// Bitmap of the 64 bytes of `b` from `i` that a JSON string's scan must look at: `"`, `\\` and the control
+/// characters (below 0x20). Bytes past the end of `b` are none of them.
+#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+#[inline]
+pub fn string_specials64(b: &[u8], i: usize) -> u64 {
+    if let Some(chunk) = b.get(i..i + 64).and_then(|c| <&[u8; 64]>::try_from(c).ok()) {
+        return string_specials(chunk);
     }
-    i
+    let mut pad = [b' '; 64];
+    let tail = b.get(i..).unwrap_or(&[]);
+    pad[..tail.len()].copy_from_slice(tail);
+    string_specials(&pad)
+}
+
+/// [`string_specials64`] of a whole chunk, with wasm simd128.
+#[cfg(target_arch = "wasm32")]
+#[target_feature(enable = "simd128")]
+#[inline]
+fn string_specials(chunk: &[u8; 64]) -> u64 {
+    use core::arch::wasm32::*;
+    let v = load64(chunk);
+    // Flipping bit 1 takes `"` (0x22) to 0x20 and keeps the control characters below 0x20, nothing else below
+    // 0x21: one compare finds both.
+    let t = |v: v128| {
+        let low = u8x16_lt(v128_xor(v, u8x16_splat(0x02)), u8x16_splat(0x21));
+        v128_or(low, i8x16_eq(v, u8x16_splat(b'\\')))
+    };
+    bits64([t(v[0]), t(v[1]), t(v[2]), t(v[3])])
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn string_specials(chunk: &[u8; 64]) -> u64 {
+    chunk.iter().enumerate().fold(0, |m, (k, &c)| m | u64::from(c == b'"' || c == b'\\' || c < 0x20) << k)
 }
 
 #[cfg(test)]
@@ -451,6 +468,32 @@ mod tests {
                 let want = (i..len).find(|&j| b[j] == b'"' || b[j] == b'\\').unwrap_or(len);
                 assert_eq!(quote_or_backslash(&b, i), want, "{b:?} from {i}");
                 assert_eq!(quote_or_backslash_swar(&b, i), want, "{b:?} from {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn string_specials_flag_quotes_backslashes_and_controls() {
+        let mut state = 0x1b87_3593u32;
+        for _ in 0..2000 {
+            let len = xorshift(&mut state) as usize % 160;
+            let b: Vec<u8> = (0..len)
+                .map(|_| match xorshift(&mut state) % 48 {
+                    0 => b'"',
+                    1 => b'\\',
+                    2 => 0xe9,
+                    3 => 0x22 | 0x80,
+                    4 => (xorshift(&mut state) % 0x20) as u8,
+                    5 => 0x20 + (xorshift(&mut state) % 4) as u8,
+                    6 => 0x7f,
+                    k => b'a' + k as u8 % 26,
+                })
+                .collect();
+            for i in 0..=len {
+                let want = (0..64)
+                    .filter(|&k| b.get(i + k).is_some_and(|&c| c == b'"' || c == b'\\' || c < 0x20))
+                    .fold(0u64, |m, k| m | 1 << k);
+                assert_eq!(string_specials64(&b, i), want, "{b:?} from {i}");
             }
         }
     }
