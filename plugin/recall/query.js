@@ -18,8 +18,10 @@ const STOP = new Set(
 
 // Letters, digits and combining marks: what SQLite's unicode61 tokenizer keeps together as one token. In ASCII
 // text that is letters and digits, and the narrower pattern is used there: the Unicode classes are slow to
-// compile at first use (BENCHMARKS.md, Recall), and most failures are ASCII.
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+// compile at first use and even to create (BENCHMARKS.md, Recall), so that pattern is made only for text that
+// needs it; most failures are ASCII.
+let word = null;
+const unicodeWord = () => (word ??= new RegExp("[\\p{L}\\p{N}\\p{M}]+", "gu"));
 const ASCII_WORD = /[A-Za-z0-9]+/g;
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -29,7 +31,7 @@ const ASCII = /^[\x00-\x7f]*$/;
 export function wordsOf(text, max = MAX_TERMS) {
   const out = [];
   if (typeof text !== "string") return out;
-  for (const m of text.matchAll(ASCII.test(text) ? ASCII_WORD : WORD)) {
+  for (const m of text.matchAll(ASCII.test(text) ? ASCII_WORD : unicodeWord())) {
     const w = m[0].toLowerCase();
     if (w.length < 2 || STOP.has(w) || w === PLACEHOLDER_WORD || /^\d{1,3}$|^\d{7,}$/.test(w) || out.includes(w)) continue;
     out.push(w);
