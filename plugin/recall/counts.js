@@ -116,11 +116,15 @@ function remember(db, fresh, total) {
  *  second per 100,000 entries), replacing df: for a catch-up that added a tenth of the index or more, after which
  *  every count taken before is out of date, so that the searches after it count no common word one by one. */
 export function refreshCounts(db) {
-  const total = indexTotal(db);
-  transaction(db, () => {
-    db.exec("DELETE FROM df");
-    db.run("INSERT INTO df (term, doc, total) SELECT term, doc, ? FROM vocab WHERE doc > ?", total, COMMON_FLOOR);
-  });
+  try {
+    const total = indexTotal(db);
+    transaction(db, () => {
+      db.exec("DELETE FROM df");
+      db.run("INSERT INTO df (term, doc, total) SELECT term, doc, ? FROM vocab WHERE doc > ?", total, COMMON_FLOOR);
+    });
+  } catch {
+    // not refreshed: df stays as it was, and the searches count what it lacks, as before
+  }
 }
 
 /** Whether a catch-up that took the index from `before` to `after` entries outdated every count (see heldSince). */
