@@ -447,6 +447,15 @@ mod tests {
         *state ^= *state << 5;
         *state
     }
+    /// `len` bytes, each draw `k` below `range` becoming `special(k)`'s byte, or a lower-case letter when it has none.
+    fn draw(state: &mut u32, len: usize, range: u32, special: impl Fn(u32, &mut u32) -> Option<u8>) -> Vec<u8> {
+        (0..len)
+            .map(|_| {
+                let k = xorshift(state) % range;
+                special(k, state).unwrap_or(b'a' + k as u8 % 26)
+            })
+            .collect()
+    }
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -455,15 +464,7 @@ mod tests {
         let mut state = 0x2545_f491u32;
         for _ in 0..2000 {
             let len = xorshift(&mut state) as usize % 80;
-            let b: Vec<u8> = (0..len)
-                .map(|_| match xorshift(&mut state) % 40 {
-                    0 => b'"',
-                    1 => b'\\',
-                    2 => 0xe9,
-                    3 => 0x22 | 0x80,
-                    k => b'a' + k as u8 % 26,
-                })
-                .collect();
+            let b = draw(&mut state, len, 40, |k, _| [b'"', b'\\', 0xe9, 0x22 | 0x80].get(k as usize).copied());
             for i in 0..=len {
                 let want = (i..len).find(|&j| b[j] == b'"' || b[j] == b'\\').unwrap_or(len);
                 assert_eq!(quote_or_backslash(&b, i), want, "{b:?} from {i}");
@@ -477,18 +478,13 @@ mod tests {
         let mut state = 0x1b87_3593u32;
         for _ in 0..2000 {
             let len = xorshift(&mut state) as usize % 160;
-            let b: Vec<u8> = (0..len)
-                .map(|_| match xorshift(&mut state) % 48 {
-                    0 => b'"',
-                    1 => b'\\',
-                    2 => 0xe9,
-                    3 => 0x22 | 0x80,
-                    4 => (xorshift(&mut state) % 0x20) as u8,
-                    5 => 0x20 + (xorshift(&mut state) % 4) as u8,
-                    6 => 0x7f,
-                    k => b'a' + k as u8 % 26,
-                })
-                .collect();
+            let b = draw(&mut state, len, 48, |k, state| match k {
+                0..=3 => Some([b'"', b'\\', 0xe9, 0x22 | 0x80][k as usize]),
+                4 => Some((xorshift(state) % 0x20) as u8),
+                5 => Some(0x20 + (xorshift(state) % 4) as u8),
+                6 => Some(0x7f),
+                _ => None,
+            });
             for i in 0..=len {
                 let want = (0..64)
                     .filter(|&k| b.get(i + k).is_some_and(|&c| c == b'"' || c == b'\\' || c < 0x20))
