@@ -96,17 +96,13 @@ export function documentCounts(db, words, memo = null) {
 function remember(db, fresh, total) {
   try {
     db.exec("PRAGMA busy_timeout = 0");
-    db.exec("BEGIN IMMEDIATE");
-    try {
+    transaction(db, () => {
       for (const [term, doc] of fresh) {
         db.run("INSERT INTO df (term, doc, total) VALUES (?, ?, ?) ON CONFLICT (term) DO UPDATE SET doc = excluded.doc, total = excluded.total", term, doc, total);
       }
-      db.exec("COMMIT");
-    } catch {
-      db.exec("ROLLBACK");
-    }
+    });
   } catch {
-    // busy: not stored
+    // busy, or the write failed (rolled back): not stored
   } finally {
     db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
   }
