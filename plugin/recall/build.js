@@ -56,7 +56,8 @@ function catchUpBatch(db, file, options, out, progress) {
       clear(db);
       setMeta(db, "file", file);
     }
-    const reader = readerFrom(db, file, options, out);
+    const since = getMeta(db, "cursor");
+    const reader = readerFrom(db, file, since, options, out);
     let n = 0;
     let last = null;
     for (const r of reader.records()) {
@@ -77,7 +78,10 @@ function catchUpBatch(db, file, options, out, progress) {
       out.added = 0;
       done = false;
     } else {
-      setMeta(db, "cursor", done ? reader.cursor : last);
+      // Unchanged, the cursor is not written again: a catch-up that found nothing then writes nothing, and
+      // closing the index has no log to fold back into it.
+      const cursor = done ? reader.cursor : last;
+      if (cursor !== since) setMeta(db, "cursor", cursor);
     }
     if (n) forgetAbsentWords(db);
     return done;
@@ -88,10 +92,10 @@ function gone(notes) {
   return notes.some((n) => /are gone|are missing/.test(n));
 }
 
-function readerFrom(db, file, options, out) {
+function readerFrom(db, file, since, options, out) {
   const base = { file, env: options.env, cwd: options.cwd, now: options.now, fs: options.fs };
   try {
-    return new RecordingsReader({ ...base, since: getMeta(db, "cursor") });
+    return new RecordingsReader({ ...base, since });
   } catch (e) {
     if (!(e instanceof CursorError)) throw e;
     // A cursor this reader cannot use (another version wrote it): start again from the files.

@@ -124,6 +124,24 @@ test("a catch-up of several batches gives the connection its page cache back", {
   ix.close();
 });
 
+test("a catch-up that finds nothing new writes nothing; the next entry moves the cursor", { skip }, async () => {
+  const { dir, env } = setup();
+  const w = await run(["write", "0", "3"], env);
+  assert.equal(w.code, 0, w.err);
+  const ix = await index(env);
+  assert.equal(ix.catchUp().added, 3);
+  const cursor = ix.db.get("SELECT value FROM meta WHERE key = 'cursor'").value;
+  const changes = () => Number(ix.db.get("SELECT total_changes() AS n").n);
+  const before = changes();
+  assert.equal(ix.catchUp().added, 0);
+  assert.equal(changes(), before, "no row was written");
+  assert.equal((await run(["write", "3", "1"], env)).code, 0);
+  assert.equal(ix.catchUp().added, 1);
+  assert.notEqual(ix.db.get("SELECT value FROM meta WHERE key = 'cursor'").value, cursor);
+  ix.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
 test("a first build counts the common words at once; a catch-up of one batch leaves the counts to the searches", { skip, timeout: 120000 }, async () => {
   const { dir, file, env } = setup();
   const { BATCH } = await import("../../plugin/recall/build.js");
