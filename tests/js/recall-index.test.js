@@ -29,6 +29,26 @@ test("the driver check by version", () => {
   assert.equal(missingDriver({ node: "20.20.2", bun: "1.3.14" }), null);
 });
 
+test("the driver's rows are plain objects keyed by column, in column order, on both drivers", { skip }, async () => {
+  const open = await loadDriver();
+  const db = open(":memory:");
+  db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, note TEXT)");
+  db.run("INSERT INTO t (name, note) VALUES (?, ?)", "widget", null);
+  db.run("INSERT INTO t (name, note) VALUES (?, ?)", "billing", "flaky");
+  const rows = db.all("SELECT id, name, note, length(name) AS n FROM t ORDER BY id");
+  assert.deepEqual(rows.map((r) => ({ ...r })), [
+    { id: 1, name: "widget", note: null, n: 6 },
+    { id: 2, name: "billing", note: "flaky", n: 7 },
+  ]);
+  assert.deepEqual(Object.keys(rows[1]), ["id", "name", "note", "n"]);
+  assert.equal(Object.getPrototypeOf(rows[0]), Object.prototype);
+  assert.equal(db.get("SELECT name FROM t WHERE id = ?", 2).name, "billing");
+  assert.equal(db.get("SELECT name FROM t WHERE id = ?", 9), undefined);
+  assert.deepEqual(db.all("SELECT name FROM t WHERE id > ?", 9), []);
+  assert.equal(Number(db.run("DELETE FROM t WHERE id = ?", 1).changes), 1);
+  db.close();
+});
+
 function setup() {
   const dir = tmpdir("rec-recall-");
   const file = path.join(dir, "rec", "r.jsonl");
