@@ -12,10 +12,11 @@
 // Hooks run serially in the host's turn and an agent calls `record` mid-task, so the start of that process is
 // the cost users feel. The CLI, hook mode, recall and the recording path are one CommonJS bundle,
 // plugin/cli.bundle.cjs; hook mode's deciding part alone is a second, plugin/hook.bundle.cjs, because most hook
-// calls (a passing command) write nothing and should not pay for compiling the rest. Both are built by
-// scripts/build.sh with esbuild (not committed) and compiled with V8's code cache, plugin/<name>.bundle.cache
-// (written by the build from training runs: the functions hooks that write nothing and that write an entry
-// compile). A cache from another Node or V8 version is rejected by V8: the bundle is compiled as usual, and at
+// calls (a passing command) write nothing and should not pay for compiling the rest; recall alone is a third,
+// plugin/recall.bundle.cjs, because an agent waits for its answer and it needs none of the recording path. All
+// are built by scripts/build.sh with esbuild (not committed) and compiled with V8's code cache,
+// plugin/<name>.bundle.cache (written by the build from training runs: the functions hooks that write nothing
+// and that write an entry compile, and a recall's). A cache from another Node or V8 version is rejected by V8: the bundle is compiled as usual, and at
 // exit the cache is written anew from that run. Where the install directory is not writable (a global install
 // owned by root), the cache lives in the user's cache directory instead: $XDG_CACHE_HOME/opencode-recordings/
 // (else ~/.cache/...), one file per install and Node version, so the first run writes it and later runs use it.
@@ -26,7 +27,7 @@
 const fs = require("node:fs");
 const path = require("node:path");
 
-/** The bundle called `name` ("cli" or "hook") and its code cache beside it. */
+/** The bundle called `name` ("cli", "hook" or "recall") and its code cache beside it. */
 const bundleFile = (name) => path.join(__dirname, `${name}.bundle.cjs`);
 const besideFile = (name) => path.join(__dirname, `${name}.bundle.cache`);
 
@@ -123,7 +124,7 @@ function isOn(value) {
   return /^\s*(1|true|yes|on)\s*$/i.test(value ?? "");
 }
 
-/** Runs bundle `name` ("cli" or "hook"): { exports, found } (found: what launchState reports, { bundle, cache }),
+/** Runs bundle `name` ("cli", "hook" or "recall"): { exports, found } (found: what launchState reports, { bundle, cache }),
  *  or null when there is no bundle. Writes the code cache at exit when the build asks for it (env
  *  AI_RECORDINGS_CODE_CACHE_OUT=<directory>: <name>.bundle.cache in it), and when the cache was missing or rejected
  *  (after a Node upgrade, say) and this directory is writable: then it holds what this run compiled, for the next
@@ -197,19 +198,32 @@ function loadCli() {
  *  when the event calls for an entry or a hint. Resolves to false when the words are not a hook call, or when
  *  there is no usable hook bundle: then the CLI runs them. */
 function runHookBundle() {
-  let hook = null;
-  try {
-    hook = process.argv[2] === "hook" ? loadBundle("hook") : null;
-  } catch {
-    hook = null; // a damaged hook bundle: the CLI bundle runs hook mode as well
-  }
+  const hook = ownBundle("hook");
   if (!hook) return Promise.resolve(false);
   let cli = null;
   return hook.exports.runHookCommand(() => (cli ??= loadCli()).exports);
 }
 
+/** `record recall ...` from recall's own bundle (plugin/cli/recall-entry.js). Resolves to false when the words
+ *  are not a recall, or when there is no usable recall bundle: then the CLI runs them. */
+function runRecallBundle() {
+  const recall = ownBundle("recall");
+  return recall ? recall.exports.runRecallCommand() : Promise.resolve(false);
+}
+
+/** Bundle `name` when this process's first word is `name`, else null; null too when it is missing or damaged
+ *  (the CLI bundle runs that subcommand as well). */
+function ownBundle(name) {
+  if (process.argv[2] !== name) return null;
+  try {
+    return loadBundle(name);
+  } catch {
+    return null;
+  }
+}
+
 function main() {
-  runHookBundle()
+  (process.argv[2] === "recall" ? runRecallBundle() : runHookBundle())
     .then((done) => {
       if (done) return true;
       const cli = loadCli();

@@ -158,7 +158,7 @@ function settings(env) {
 /**
  * Examines the recordings set-up. options: { file, env, cwd, now, fs, launcher } (launcher: see launcherState). Returns the report:
  * { healthy, problems[], warnings[], checks[{ level: "ok"|"warning"|"problem", text }], target, writable,
- *   status, counts: { main, quarantine }, settings, core, launcher: { bundle, cache, writable, path, hook }, versions }.
+ *   status, counts: { main, quarantine }, settings, core, launcher: { bundle, cache, writable, path, hook, recall }, versions }.
  */
 export async function examine(options = {}) {
   const fs = options.fs ?? nodeFs;
@@ -230,11 +230,19 @@ export async function examine(options = {}) {
   } else {
     say("ok", `The record command starts from its bundle (code cache: ${launcher.cache}).`);
   }
-  if (!launcher.error && launcher.bundle && !launcher.hook.bundle) {
-    say("warning", 'Hook mode starts from the whole CLI bundle: plugin/hook.bundle.cjs is missing. It works, but each hook call starts slower (BENCHMARKS.md); run "npm run build".');
-  } else if (!launcher.error && launcher.bundle && (launcher.hook.cache === "missing" || launcher.hook.cache === "rejected")) {
-    const next = launcher.hook.writable ? "a new one is written when a hook call ends" : "it cannot be renewed where it lives";
-    say("warning", `Hook mode's code cache is ${launcher.hook.cache}; ${next}. Until then each hook call starts a few ms slower.`);
+  // The subcommands with a bundle of their own: [key in launcher, who, the calls that start from it].
+  for (const [key, who, calls] of [
+    ["hook", "Hook mode", "hook call"],
+    ["recall", "Recall", "recall"],
+  ]) {
+    const own = launcher[key];
+    if (launcher.error || !launcher.bundle) break;
+    if (!own.bundle) {
+      say("warning", `${who} starts from the whole CLI bundle: plugin/${key}.bundle.cjs is missing. It works, but each ${calls} starts slower (BENCHMARKS.md); run "npm run build".`);
+    } else if (own.cache === "missing" || own.cache === "rejected") {
+      const next = own.writable ? `a new one is written when a ${calls} ends` : "it cannot be renewed where it lives";
+      say("warning", `${who}'s code cache is ${own.cache}; ${next}. Until then each ${calls} starts a few ms slower.`);
+    }
   }
 
   // The status record.
@@ -361,15 +369,16 @@ function teamState(index, env, fs) {
   return { on, source, sourceError, last: readTeamState(index, { fs }), state: teamStatePath(index) };
 }
 
-/** How the record command starts (plugin/record.cjs launchState): { bundle, cache, writable, path, hook } or
- *  { error }, `hook` saying the same of hook mode's own bundle. `asked`: the launcher's own answer when doctor runs
- *  under plugin/record.cjs, which alone knows how its compile went; otherwise the bundle is compiled to see (hook
- *  mode's always is: a doctor process does not load it). */
+/** How the record command starts (plugin/record.cjs launchState): { bundle, cache, writable, path, hook, recall }
+ *  or { error }, `hook` and `recall` saying the same of hook mode's and recall's own bundles. `asked`: the
+ *  launcher's own answer when doctor runs under plugin/record.cjs, which alone knows how its compile went;
+ *  otherwise the bundle is compiled to see (the other two always are: a doctor process loads neither). */
 function launcherState(asked) {
   const file = new URL("../record.cjs", import.meta.url);
   try {
     const launch = createRequire(file)(file.pathname);
-    return { ...(asked ? asked() : launch.launchState()), hook: launch.launchState(null, "hook"), path: file.pathname };
+    const own = (name) => launch.launchState(null, name);
+    return { ...(asked ? asked() : launch.launchState()), hook: own("hook"), recall: own("recall"), path: file.pathname };
   } catch (e) {
     return { error: describeError(e), path: file.pathname };
   }

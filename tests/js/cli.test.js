@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { segments } from "../../plugin/writer/index.js";
+import { missingDriver } from "../../plugin/recall/driver.js";
 import { tmpdir, isolatedEnv, runCli, lines, entries, rawMembers, containsInOrder, git, gitRepo, spawnSync, RUNTIME, CLI, canDropPrivileges } from "./helpers.js";
 
 const PLUGIN = path.dirname(CLI);
@@ -405,6 +406,41 @@ test("record hook decides from hook mode's own bundle, and loads the CLI bundle 
   }
 });
 
+test("record recall answers from its own bundle; without it, damaged, or alone, the answer is the same", { skip: missingDriver() ?? false }, () => {
+  const { d, env } = setup();
+  const project = path.join(d, "project");
+  gitRepo(project, "https://example.com/widget.git");
+  const file = path.join(d, "r.jsonl");
+  const e = { ...env, AI_RECORDINGS_FILE: file, XDG_DATA_HOME: path.join(d, "data") };
+  const record = (plugin, args) => spawnSync(RUNTIME, [path.join(plugin, "record.cjs"), ...args], { env: e, cwd: project, encoding: "utf8" });
+  assert.equal(record(PLUGIN, ["the integration tests need the database container up first"]).status, 0);
+  // After "--" the words are text, "recall" first or not (Bun hands the launcher its argv without that "--").
+  assert.equal(record(PLUGIN, ["--", "recall", "the", "flaky", "spinner", "test"]).status, 0);
+  assert.deepEqual(entries(file).map((x) => x.note), ["the integration tests need the database container up first", "recall the flaky spinner test"]);
+  const variants = {
+    "as built": PLUGIN,
+    "no recall bundle": pluginCopy(d, "no-recall-bundle", (p) => fs.rmSync(path.join(p, "recall.bundle.cjs"))),
+    "damaged recall bundle": pluginCopy(d, "damaged-recall-bundle", (p) => fs.writeFileSync(path.join(p, "recall.bundle.cjs"), "this is { not JavaScript")),
+    // Neither the CLI bundle nor the ES modules' entry can run: recall does not need them.
+    "recall bundle alone": pluginCopy(d, "recall-bundle-alone", (p) => {
+      fs.writeFileSync(path.join(p, "cli.bundle.cjs"), 'throw new Error("the CLI bundle was loaded");');
+      fs.rmSync(path.join(p, "cli", "index.js"));
+    }),
+  };
+  const answers = Object.entries(variants).map(([name, plugin]) => {
+    const r = record(plugin, ["recall", "database", "container", "integration"]);
+    assert.equal(r.status, 0, `${name}: ${r.stderr}`);
+    assert.match(r.stdout, /the integration tests need the database container up first/, name);
+    const json = record(plugin, ["recall", "--json", "flaky spinner"]);
+    assert.equal(json.status, 0, `${name}: ${json.stderr}`);
+    const bad = record(plugin, ["recall", "--limit", "0", "x"]);
+    return [name, r.stdout, JSON.parse(json.stdout.trim().split("\n")[0]).entry.note, bad.status, bad.stderr];
+  });
+  for (const a of answers.slice(1)) assert.deepEqual(a.slice(1), answers[0].slice(1), `${a[0]} answers as the bundle does`);
+  assert.equal(answers[0][2], "recall the flaky spinner test");
+  assert.equal(answers[0][3], 2);
+});
+
 test("record hook on a failing gate: the core compiled ahead loads; a damaged .wasm still keeps the entry", () => {
   const { d, env } = setup();
   const project = path.join(d, "project");
@@ -491,7 +527,8 @@ test("record doctor says how the record command starts: bundle and cache used, r
   assert.deepEqual([built.launcher.bundle, built.launcher.cache], [true, "used"]);
   assert.ok(built.checks.some((c) => c.level === "ok" && /starts from its bundle \(code cache: used\)/.test(c.text)));
   assert.deepEqual([built.launcher.hook.bundle, built.launcher.hook.cache], [true, "used"], "hook mode's bundle, as built");
-  assert.equal(built.warnings.some((w) => /Hook mode/.test(w)), false);
+  assert.deepEqual([built.launcher.recall.bundle, built.launcher.recall.cache], [true, "used"], "recall's bundle, as built");
+  assert.equal(built.warnings.some((w) => /Hook mode|Recall/.test(w)), false);
   // A rejected cache is said, with what happens next: the launcher of that very call renews it, so the next
   // doctor finds it used.
   const garbage = pluginCopy(d, "doctor-garbage", (p) => fs.writeFileSync(path.join(p, "cli.bundle.cache"), Buffer.alloc(512, 1)));
@@ -514,8 +551,14 @@ test("record doctor says how the record command starts: bundle and cache used, r
   const hookGarbage = doctor(pluginCopy(d, "doctor-hook-garbage", (p) => fs.writeFileSync(path.join(p, "hook.bundle.cache"), Buffer.alloc(512, 3))));
   assert.equal(hookGarbage.launcher.hook.cache, "rejected");
   assert.ok(hookGarbage.warnings.some((w) => /Hook mode's code cache is rejected; a new one is written when a hook call ends/.test(w)), hookGarbage.warnings.join("\n"));
+  const noRecall = doctor(pluginCopy(d, "doctor-no-recall-bundle", (p) => fs.rmSync(path.join(p, "recall.bundle.cjs"))));
+  assert.ok(noRecall.warnings.some((w) => /Recall starts from the whole CLI bundle: plugin\/recall\.bundle\.cjs is missing/.test(w)), noRecall.warnings.join("\n"));
+  const recallGarbage = doctor(pluginCopy(d, "doctor-recall-garbage", (p) => fs.writeFileSync(path.join(p, "recall.bundle.cache"), Buffer.alloc(512, 4))));
+  assert.equal(recallGarbage.launcher.recall.cache, "rejected");
+  assert.ok(recallGarbage.warnings.some((w) => /Recall's code cache is rejected; a new one is written when a recall ends/.test(w)), recallGarbage.warnings.join("\n"));
   // None is a problem: recording works.
   assert.equal(noHook.problems.some((p) => /code cache|bundle/.test(p)), false);
+  assert.equal(noRecall.problems.some((p) => /code cache|bundle/.test(p)), false);
   assert.equal(g.problems.some((p) => /code cache|bundle/.test(p)), false);
   assert.equal(n.problems.some((p) => /code cache|bundle/.test(p)), false);
 });
@@ -566,7 +609,7 @@ test("record --help lists exactly the subcommands the command runs, each with it
 });
 
 test("the launcher's bundles are ASCII, so reading them as UTF-8 takes V8's fast path", () => {
-  for (const name of ["cli.bundle.cjs", "hook.bundle.cjs"]) {
+  for (const name of ["cli.bundle.cjs", "hook.bundle.cjs", "recall.bundle.cjs"]) {
     const bytes = fs.readFileSync(path.join(PLUGIN, name));
     const at = bytes.findIndex((b) => b > 0x7f);
     assert.equal(at, -1, `${name}: a byte over 0x7f at ${at}: …${bytes.subarray(Math.max(0, at - 40), at + 10).toString("latin1")}`);
