@@ -12,7 +12,8 @@
 // Hooks run serially in the host's turn and an agent calls `record` mid-task, so the start of that process is
 // the cost users feel. The CLI, hook mode, recall and the recording path are one CommonJS bundle,
 // plugin/cli.bundle.cjs; hook mode's deciding part alone is a second, plugin/hook.bundle.cjs, because most hook
-// calls (a passing command) write nothing and should not pay for compiling the rest; recall alone is a third,
+// calls (a passing command) write nothing and should not pay for compiling the rest, and what it loads to write an
+// entry or look for a hint is another, plugin/hook-write.bundle.cjs, without the rest of the CLI; recall alone is
 // plugin/recall.bundle.cjs, because an agent waits for its answer and it needs none of the recording path. All
 // are built by scripts/build.sh with esbuild (not committed) and compiled with V8's code cache,
 // plugin/<name>.bundle.cache (written by the build from training runs: the functions hooks that write nothing
@@ -27,7 +28,7 @@
 const fs = require("node:fs");
 const path = require("node:path");
 
-/** The bundle called `name` ("cli", "hook" or "recall") and its code cache beside it. */
+/** The bundle called `name` ("cli", "hook", "hook-write" or "recall") and its code cache beside it. */
 const bundleFile = (name) => path.join(__dirname, `${name}.bundle.cjs`);
 const besideFile = (name) => path.join(__dirname, `${name}.bundle.cache`);
 
@@ -124,7 +125,7 @@ function isOn(value) {
   return /^\s*(1|true|yes|on)\s*$/i.test(value ?? "");
 }
 
-/** Runs bundle `name` ("cli", "hook" or "recall"): { exports, found } (found: what launchState reports, { bundle, cache }),
+/** Runs bundle `name` ("cli", "hook", "hook-write" or "recall"): { exports, found } (found: what launchState reports, { bundle, cache }),
  *  or null when there is no bundle. Writes the code cache at exit when the build asks for it (env
  *  AI_RECORDINGS_CODE_CACHE_OUT=<directory>: <name>.bundle.cache in it), and when the cache was missing or rejected
  *  (after a Node upgrade, say) and this directory is writable: then it holds what this run compiled, for the next
@@ -200,8 +201,20 @@ function loadCli() {
 function runHookBundle() {
   const hook = ownBundle("hook");
   if (!hook) return Promise.resolve(false);
-  let cli = null;
-  return hook.exports.runHookCommand(() => (cli ??= loadCli()).exports);
+  let writing = null;
+  return hook.exports.runHookCommand(() => (writing ??= loadHookWrite()).exports);
+}
+
+/** What hook mode writes and hints with (plugin/cli/hook-write.js): its bundle, plugin/hook-write.bundle.cjs,
+ *  else the CLI bundle, which holds the same modules. { exports: a promise of them }. */
+function loadHookWrite() {
+  try {
+    const loaded = loadBundle("hook-write");
+    if (loaded) return { exports: Promise.resolve(loaded.exports) };
+  } catch {
+    // a damaged hook-write bundle: the CLI bundle's modules
+  }
+  return loadCli();
 }
 
 /** `record recall ...` from recall's own bundle (plugin/cli/recall-entry.js). Resolves to false when the words

@@ -8,9 +8,9 @@
 # them for debugging.
 # Then the `record` command (plugin/cli/index.js with hook mode, recall and the recording path, bindings included;
 # not the read/doctor/mcp subcommands) is bundled into one CommonJS file, plugin/cli.bundle.cjs, hook mode's
-# deciding part into a second, plugin/hook.bundle.cjs, recall alone into a third, plugin/recall.bundle.cjs, and
-# training runs of hook mode and recall write V8's code cache for each, plugin/<name>.bundle.cache (none
-# committed). plugin/record.cjs, the `record` bin, loads them through
+# deciding part into a second, plugin/hook.bundle.cjs, what hook mode writes and hints with into a third,
+# plugin/hook-write.bundle.cjs, recall alone into a fourth, plugin/recall.bundle.cjs, and training runs of hook
+# mode and recall write V8's code cache for each, plugin/<name>.bundle.cache (none committed). plugin/record.cjs, the `record` bin, loads them through
 # plugin/record.cjs: see the two headers for why (Node 20 loads each ES module through its async loader, and
 # compiling the bundle's functions is most of what a one-entry process does besides Node's own start).
 set -euo pipefail
@@ -20,7 +20,7 @@ cargo build --quiet --release --target wasm32-unknown-unknown -p recordings-core
 .tools/bin/wasm-bindgen "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/recordings_core.wasm" \
   --out-dir plugin/wasm --target web --no-typescript --experimental-reset-state-function --remove-name-section
 [ -x node_modules/.bin/esbuild ] || npm install --no-audit --no-fund
-rm -f plugin/recorder.bundle.js plugin/cli.bundle.cache plugin/hook.bundle.cache plugin/recall.bundle.cache # (recorder.bundle.js: an older build's output)
+rm -f plugin/recorder.bundle.js plugin/*.bundle.cache # (recorder.bundle.js: an older build's output)
 # import.meta has no CommonJS equivalent: the bundle's computes its url from __filename (the wasm sits beside it)
 # when first read, as few paths read it.
 # ASCII only, comments dropped: the launcher reads the bundle as UTF-8, and a file with any other byte takes
@@ -32,8 +32,9 @@ bundle() {
     --define:import.meta=__recordMeta --outfile="$2"
 }
 bundle plugin/cli/index.js plugin/cli.bundle.cjs
-# Hook mode's deciding part alone (plugin/cli/hook-entry.js): it asks the CLI bundle for the rest.
+# Hook mode's deciding part alone (plugin/cli/hook-entry.js), and what it loads to write or hint (hook-write.js).
 bundle plugin/cli/hook-entry.js plugin/hook.bundle.cjs
+bundle plugin/cli/hook-write.js plugin/hook-write.bundle.cjs
 # Recall alone (plugin/cli/recall-entry.js): `record recall` loads nothing else.
 bundle plugin/cli/recall-entry.js plugin/recall.bundle.cjs
 bash scripts/train-cache.sh node

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Trains V8's code caches for the `record` command's bundles with the Node given (default: `node` on PATH), into
 # plugin/<name>.bundle.cache: hook mode's bundle on a passing Bash call (what most hook calls are: nothing
-# written), then both on two Claude Code gate failures (hook mode loads the CLI bundle to write each; the second
-# finds the recall index made by the first and catches it up, as most hints do), then `record recall` (recall's
-# own bundle) and `record TEXT`, all recorded into a scratch directory. Each run starts from the cache the one before wrote and
-# writes it back with what it compiled besides, so the cache holds every path trained. A cache is only accepted by
-# the V8 that wrote it, so the test scripts run this again before each Node line's suites.
+# written), then it and the hook-write bundle on two Claude Code gate failures (hook mode loads the latter to write
+# each; the second finds the recall index made by the first and catches it up, as most hints do), then `record
+# recall` (recall's own bundle) and `record TEXT` (the CLI bundle), all recorded into a scratch directory. Each run
+# starts from the cache the one before wrote and writes it back with what it compiled besides, so a cache holds
+# every path trained. A cache is only accepted by the V8 that wrote it, so the test scripts run this again before
+# each Node line's suites.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runtime="${1:-node}"
-rm -f plugin/cli.bundle.cache plugin/hook.bundle.cache plugin/recall.bundle.cache
+rm -f plugin/*.bundle.cache
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 run() {
@@ -25,6 +26,6 @@ hook < <(failure)
 run recall "the tests failed" >/dev/null 2>&1 || true
 run "the integration tests need the database container up first" >/dev/null
 grep -q '"gate.failed"' "$scratch/r.jsonl" || { echo "train-cache: the code-cache training run wrote no entry" >&2; exit 1; }
-for f in plugin/cli.bundle.cache plugin/hook.bundle.cache plugin/recall.bundle.cache; do
+for f in plugin/cli.bundle.cache plugin/hook.bundle.cache plugin/hook-write.bundle.cache plugin/recall.bundle.cache; do
   [ -s "$f" ] || { echo "train-cache: the training runs wrote no $f" >&2; exit 1; }
 done

@@ -158,7 +158,7 @@ function settings(env) {
 /**
  * Examines the recordings set-up. options: { file, env, cwd, now, fs, launcher } (launcher: see launcherState). Returns the report:
  * { healthy, problems[], warnings[], checks[{ level: "ok"|"warning"|"problem", text }], target, writable,
- *   status, counts: { main, quarantine }, settings, core, launcher: { bundle, cache, writable, path, hook, recall }, versions }.
+ *   status, counts: { main, quarantine }, settings, core, launcher: { bundle, cache, writable, path, hook, hookWrite, recall }, versions }.
  */
 export async function examine(options = {}) {
   const fs = options.fs ?? nodeFs;
@@ -233,12 +233,13 @@ export async function examine(options = {}) {
   // The subcommands with a bundle of their own: [key in launcher, who, the calls that start from it].
   for (const [key, who, calls] of [
     ["hook", "Hook mode", "hook call"],
+    ["hookWrite", "Hook mode's writing part", "hook call that writes an entry or looks for a hint"],
     ["recall", "Recall", "recall"],
   ]) {
     const own = launcher[key];
     if (launcher.error || !launcher.bundle) break;
     if (!own.bundle) {
-      say("warning", `${who} starts from the whole CLI bundle: plugin/${key}.bundle.cjs is missing. It works, but each ${calls} starts slower (BENCHMARKS.md); run "npm run build".`);
+      say("warning", `${who} starts from the whole CLI bundle: plugin/${own.name}.bundle.cjs is missing. It works, but each ${calls} starts slower (BENCHMARKS.md); run "npm run build".`);
     } else if (own.cache === "missing" || own.cache === "rejected") {
       const next = own.writable ? `a new one is written when a ${calls} ends` : "it cannot be renewed where it lives";
       say("warning", `${who}'s code cache is ${own.cache}; ${next}. Until then each ${calls} starts a few ms slower.`);
@@ -369,16 +370,17 @@ function teamState(index, env, fs) {
   return { on, source, sourceError, last: readTeamState(index, { fs }), state: teamStatePath(index) };
 }
 
-/** How the record command starts (plugin/record.cjs launchState): { bundle, cache, writable, path, hook, recall }
- *  or { error }, `hook` and `recall` saying the same of hook mode's and recall's own bundles. `asked`: the
- *  launcher's own answer when doctor runs under plugin/record.cjs, which alone knows how its compile went;
- *  otherwise the bundle is compiled to see (the other two always are: a doctor process loads neither). */
+/** How the record command starts (plugin/record.cjs launchState): { bundle, cache, writable, path, hook,
+ *  hookWrite, recall } or { error }, the last three saying the same (and their `name`) of the bundles hook mode and
+ *  recall start from. `asked`: the launcher's own answer when doctor runs under plugin/record.cjs, which alone
+ *  knows how its compile went; otherwise the bundle is compiled to see (the other three always are: a doctor
+ *  process loads none of them). */
 function launcherState(asked) {
   const file = new URL("../record.cjs", import.meta.url);
   try {
     const launch = createRequire(file)(file.pathname);
-    const own = (name) => launch.launchState(null, name);
-    return { ...(asked ? asked() : launch.launchState()), hook: own("hook"), recall: own("recall"), path: file.pathname };
+    const own = (name) => ({ name, ...launch.launchState(null, name) });
+    return { ...(asked ? asked() : launch.launchState()), hook: own("hook"), hookWrite: own("hook-write"), recall: own("recall"), path: file.pathname };
   } catch (e) {
     return { error: describeError(e), path: file.pathname };
   }

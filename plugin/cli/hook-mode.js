@@ -92,7 +92,7 @@ export function readAll(stream, timeoutMs = STDIN_TIMEOUT_MS) {
 }
 
 /** The modules hook mode loads on the paths that need them, as ES modules beside this one; the `record`
- *  command's bundles pass their own (plugin/cli/index.js hookModules). */
+ *  command's bundles pass their own (plugin/cli/hook-write.js hookModules). */
 const ES_MODULES = {
   core: () => importSibling("./core.js"),
   recorder: () => importSibling("./recorder.js"),

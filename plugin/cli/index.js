@@ -13,14 +13,11 @@ import { argvAsTyped, isSubcommand as isSubcommandOf } from "./grammar.js";
 import { recordCommand } from "./record.js";
 import { usedStream } from "./say.js";
 import { skipped } from "../writer/errors.js";
+import { hookModules } from "./hook-write.js";
 
-/** What hook mode loads only when it writes an entry or looks for a hint: bundled here (literal imports), and
- *  what hook mode's own bundle asks this one for (plugin/cli/hook-entry.js). */
-export const hookModules = {
-  core: () => import("../core.js"),
-  recorder: () => import("../recorder.js"),
-  recallHook: () => import("../recall/hook.js"),
-};
+// What hook mode loads to write or hint (plugin/cli/hook-write.js), offered as well to hook mode's own bundle
+// when there is no hook-write bundle (plugin/record.cjs).
+export { hookModules };
 
 // Subcommand modules outside the hot path are separate ES modules, imported when used (the `record` bundle
 // leaves them out; importSibling resolves against plugin/). Hook mode and recall, which agents and hooks start

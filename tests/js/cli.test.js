@@ -389,11 +389,18 @@ test("record hook decides from hook mode's own bundle, and loads the CLI bundle 
   assert.equal(r.stdout, "");
   assert.match(r.stderr, /record hook: nothing to record/);
   assert.equal(fs.existsSync(path.join(d, "alone.jsonl")), false);
-  // Red twice then green, as installed; then with hook mode's bundle gone or damaged (the CLI bundle runs hook mode).
+  // Red twice then green, as installed; then with hook mode's bundle gone or damaged (the CLI bundle runs hook mode);
+  // with its writing part gone or damaged (the CLI bundle's modules write); with the CLI unusable (not needed).
   const variants = {
     "as built": PLUGIN,
     "no hook bundle": pluginCopy(d, "no-hook-bundle", (p) => fs.rmSync(path.join(p, "hook.bundle.cjs"))),
     "damaged hook bundle": pluginCopy(d, "damaged-hook-bundle", (p) => fs.writeFileSync(path.join(p, "hook.bundle.cjs"), "this is { not JavaScript")),
+    "no hook-write bundle": pluginCopy(d, "no-hook-write-bundle", (p) => fs.rmSync(path.join(p, "hook-write.bundle.cjs"))),
+    "damaged hook-write bundle": pluginCopy(d, "damaged-hook-write-bundle", (p) => fs.writeFileSync(path.join(p, "hook-write.bundle.cjs"), "this is { not JavaScript")),
+    "CLI unusable": pluginCopy(d, "hook-without-cli", (p) => {
+      fs.writeFileSync(path.join(p, "cli.bundle.cjs"), 'throw new Error("the CLI bundle was loaded");');
+      fs.rmSync(path.join(p, "cli", "index.js"));
+    }),
   };
   for (const [name, plugin] of Object.entries(variants)) {
     const file = path.join(d, `${name.replace(/ /g, "-")}.jsonl`);
@@ -527,6 +534,7 @@ test("record doctor says how the record command starts: bundle and cache used, r
   assert.deepEqual([built.launcher.bundle, built.launcher.cache], [true, "used"]);
   assert.ok(built.checks.some((c) => c.level === "ok" && /starts from its bundle \(code cache: used\)/.test(c.text)));
   assert.deepEqual([built.launcher.hook.bundle, built.launcher.hook.cache], [true, "used"], "hook mode's bundle, as built");
+  assert.deepEqual([built.launcher.hookWrite.bundle, built.launcher.hookWrite.cache], [true, "used"], "hook mode's writing part, as built");
   assert.deepEqual([built.launcher.recall.bundle, built.launcher.recall.cache], [true, "used"], "recall's bundle, as built");
   assert.equal(built.warnings.some((w) => /Hook mode|Recall/.test(w)), false);
   // A rejected cache is said, with what happens next: the launcher of that very call renews it, so the next
@@ -551,6 +559,8 @@ test("record doctor says how the record command starts: bundle and cache used, r
   const hookGarbage = doctor(pluginCopy(d, "doctor-hook-garbage", (p) => fs.writeFileSync(path.join(p, "hook.bundle.cache"), Buffer.alloc(512, 3))));
   assert.equal(hookGarbage.launcher.hook.cache, "rejected");
   assert.ok(hookGarbage.warnings.some((w) => /Hook mode's code cache is rejected; a new one is written when a hook call ends/.test(w)), hookGarbage.warnings.join("\n"));
+  const noWrite = doctor(pluginCopy(d, "doctor-no-hook-write-bundle", (p) => fs.rmSync(path.join(p, "hook-write.bundle.cjs"))));
+  assert.ok(noWrite.warnings.some((w) => /Hook mode's writing part starts from the whole CLI bundle: plugin\/hook-write\.bundle\.cjs is missing/.test(w)), noWrite.warnings.join("\n"));
   const noRecall = doctor(pluginCopy(d, "doctor-no-recall-bundle", (p) => fs.rmSync(path.join(p, "recall.bundle.cjs"))));
   assert.ok(noRecall.warnings.some((w) => /Recall starts from the whole CLI bundle: plugin\/recall\.bundle\.cjs is missing/.test(w)), noRecall.warnings.join("\n"));
   const recallGarbage = doctor(pluginCopy(d, "doctor-recall-garbage", (p) => fs.writeFileSync(path.join(p, "recall.bundle.cache"), Buffer.alloc(512, 4))));
@@ -609,7 +619,7 @@ test("record --help lists exactly the subcommands the command runs, each with it
 });
 
 test("the launcher's bundles are ASCII, so reading them as UTF-8 takes V8's fast path", () => {
-  for (const name of ["cli.bundle.cjs", "hook.bundle.cjs", "recall.bundle.cjs"]) {
+  for (const name of ["cli.bundle.cjs", "hook.bundle.cjs", "hook-write.bundle.cjs", "recall.bundle.cjs"]) {
     const bytes = fs.readFileSync(path.join(PLUGIN, name));
     const at = bytes.findIndex((b) => b > 0x7f);
     assert.equal(at, -1, `${name}: a byte over 0x7f at ${at}: …${bytes.subarray(Math.max(0, at - 40), at + 10).toString("latin1")}`);

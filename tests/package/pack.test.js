@@ -80,7 +80,7 @@ after(() => {
 test("the tarball holds what a user needs, built, and nothing that needs building", () => {
   const files = JSON.parse(fs.readFileSync(path.join(work, "files.json"), "utf8"));
   for (const f of ["LICENSE", "README.md", "package.json", "instructions/recordings.md", "docs/hosts.md", "docs/schema.md",
-    "plugin/opencode.js", "plugin/record.cjs", "plugin/cli.bundle.cjs", "plugin/hook.bundle.cjs", "plugin/recall.bundle.cjs", "plugin/wasm/recordings_core_bg.wasm",
+    "plugin/opencode.js", "plugin/record.cjs", "plugin/cli.bundle.cjs", "plugin/hook.bundle.cjs", "plugin/hook-write.bundle.cjs", "plugin/recall.bundle.cjs", "plugin/wasm/recordings_core_bg.wasm",
     "plugin/wasm/recordings_core.js", "plugin/recorder.d.ts", "plugin/read/index.d.ts", "plugin/core.d.ts", "plugin/cli/init.js",
     "docs/writer.md", "docs/recall.md", "docs/export.md"]) {
     assert.ok(files.includes(f), `${f} is in the package`);
