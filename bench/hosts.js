@@ -145,7 +145,7 @@ const lines = [
   `tests/fixtures/hosts/), ${ROUNDS} rounds with the variants alternating; milliseconds, median / p90, and the`,
   "median against each bare start in the same run. Target: ≤ 1.5× the bare start — read here against the faster",
   "one, the empty CommonJS script. Entries are written with the default fdatasync. `record` is plugin/record.cjs",
-  "(what package.json installs): a CommonJS launcher that compiles the CLI bundle with V8's code cache.",
+  "(what package.json installs): a CommonJS launcher that compiles hook mode's bundles with V8's code cache.",
   "",
   bunRows
     ? `| what | Node ${process.version} | vs bare CJS | vs bare ESM | vs \`-e ''\` | Bun ${bunVersion} | vs bare CJS |`
@@ -166,9 +166,10 @@ const lines = [
   `| one \`record\` call, round trip | ${stats(mcpSync.calls)} | ${stats(mcpNoSync.calls)} |`,
   "",
   "Hook mode loads neither the MCP SDK nor, for events that call for no entry, the wasm; what it costs above a",
-  "bare start is loading the bundle, reading stdin, the gate classifier, and for entries compiling and",
-  "instantiating the wasm core (~2.5 ms) and the lazy compilation of the functions a first entry runs (~4–5 ms),",
-  "the git facts and one append. A host runs one such process per configured hook event, serially in its turn.",
+  "bare start is loading its bundle, reading stdin, the gate classifier, and for entries loading the hook-write",
+  "bundle, compiling and instantiating the wasm core and the lazy compilation of the functions a first entry runs,",
+  "the git facts and one append (the Recall section times each part). A host runs one such process per configured",
+  "hook event, serially in its turn.",
   ...(BASE ? ["", `The older code's rows are ${commitOf(BASE)}'s (\`--base\`), built beside this checkout (${commitOf(ROOT)}) and timed in the same rounds.`] : []),
   END,
 ];
