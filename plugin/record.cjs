@@ -9,18 +9,19 @@
 // subcommands that are not on the hot path (read, sessions, show, md, doctor, mcp) stay ES modules and are
 // imported when used. Without the bundles (a checkout that was not built) the ES modules run as they are.
 //
-// Hooks run serially in the host's turn and an agent calls `record` mid-task, so the start of that process is
-// the cost users feel. The CLI, hook mode, recall and the recording path are one CommonJS bundle,
+// Hooks run serially in the host's turn and an agent calls `record` mid-task, so the start of that process is the
+// cost users feel. The CLI, hook mode, recall and the recording path are one CommonJS bundle,
 // plugin/cli.bundle.cjs; hook mode's deciding part alone is a second, plugin/hook.bundle.cjs, because most hook
 // calls (a passing command) write nothing and should not pay for compiling the rest, and what it loads to write an
 // entry or look for a hint is another, plugin/hook-write.bundle.cjs, without the rest of the CLI; recall alone is
-// plugin/recall.bundle.cjs, because an agent waits for its answer and it needs none of the recording path. All
-// are built by scripts/build.sh with esbuild (not committed) and compiled with V8's code cache,
-// plugin/<name>.bundle.cache (written by the build from training runs: the functions hooks that write nothing
-// and that write an entry compile, and a recall's). A cache from another Node or V8 version is rejected by V8: the bundle is compiled as usual, and at
-// exit the cache is written anew from that run. Where the install directory is not writable (a global install
-// owned by root), the cache lives in the user's cache directory instead: $XDG_CACHE_HOME/opencode-recordings/
-// (else ~/.cache/...), one file per install and Node version, so the first run writes it and later runs use it.
+// plugin/recall.bundle.cjs, because an agent waits for its answer and it needs none of the recording path. All are
+// built by scripts/build.sh with esbuild (not committed) and compiled with V8's code cache,
+// plugin/<name>.bundle.cache (written by the build from training runs: the functions hooks that write nothing and
+// that write an entry compile, and a recall's). A cache from another Node or V8 version is rejected by V8: the
+// bundle is compiled as usual, and at exit the cache is written anew from that run. Where the install directory is
+// not writable (a global install owned by root), the cache lives in the user's cache directory instead:
+// $XDG_CACHE_HOME/opencode-recordings/ (else ~/.cache/...), one file per install and Node version, so the first run
+// writes it and later runs use it.
 // Bun runs the bundle with require(): it has no use for V8's cache. The launcher loads before any ES module, so
 // it reads its two environment variables itself rather than through settings.js.
 "use strict";
@@ -125,11 +126,11 @@ function isOn(value) {
   return /^\s*(1|true|yes|on)\s*$/i.test(value ?? "");
 }
 
-/** Runs bundle `name` ("cli", "hook", "hook-write" or "recall"): { exports, found } (found: what launchState reports, { bundle, cache }),
- *  or null when there is no bundle. Writes the code cache at exit when the build asks for it (env
- *  AI_RECORDINGS_CODE_CACHE_OUT=<directory>: <name>.bundle.cache in it), and when the cache was missing or rejected
- *  (after a Node upgrade, say) and this directory is writable: then it holds what this run compiled, for the next
- *  runs. Says on stderr when the cache was missing or rejected (AI_RECORDINGS_DEBUG=1). */
+/** Runs bundle `name` ("cli", "hook", "hook-write" or "recall"): { exports, found } (found: what launchState
+ *  reports, { bundle, cache }), or null when there is no bundle. Writes the code cache at exit when the build
+ *  asks for it (env AI_RECORDINGS_CODE_CACHE_OUT=<directory>: <name>.bundle.cache in it), and when the cache was
+ *  missing or rejected (after a Node upgrade, say) and this directory is writable: then it holds what this run
+ *  compiled, for the next runs. Says on stderr when the cache was missing or rejected (AI_RECORDINGS_DEBUG=1). */
 function loadBundle(name = "cli") {
   const bundle = bundleFile(name);
   if (process.versions.bun) {
@@ -195,8 +196,8 @@ function loadCli() {
   return loaded ? { exports: Promise.resolve(loaded.exports), found: loaded.found } : { exports: import("./cli/index.js"), found: null };
 }
 
-/** `record hook HOST` from hook mode's own bundle (plugin/cli/hook-entry.js), which loads the CLI bundle only
- *  when the event calls for an entry or a hint. Resolves to false when the words are not a hook call, or when
+/** `record hook HOST` from hook mode's own bundle (plugin/cli/hook-entry.js), which loads the hook-write bundle
+ *  only when the event calls for an entry or a hint. Resolves to false when the words are not a hook call, or when
  *  there is no usable hook bundle: then the CLI runs them. */
 function runHookBundle() {
   const hook = ownBundle("hook");

@@ -9,10 +9,10 @@
 # Then the `record` command (plugin/cli/index.js with hook mode, recall and the recording path, bindings included;
 # not the read/doctor/mcp subcommands) is bundled into one CommonJS file, plugin/cli.bundle.cjs, hook mode's
 # deciding part into a second, plugin/hook.bundle.cjs, what hook mode writes and hints with into a third,
-# plugin/hook-write.bundle.cjs, recall alone into a fourth, plugin/recall.bundle.cjs, and training runs of hook
-# mode and recall write V8's code cache for each, plugin/<name>.bundle.cache (none committed). plugin/record.cjs, the `record` bin, loads them through
-# plugin/record.cjs: see the two headers for why (Node 20 loads each ES module through its async loader, and
-# compiling the bundle's functions is most of what a one-entry process does besides Node's own start).
+# plugin/hook-write.bundle.cjs, recall alone into a fourth, plugin/recall.bundle.cjs, and training runs of hook mode
+# and recall write V8's code cache for each, plugin/<name>.bundle.cache (none committed). The `record` bin loads
+# them through plugin/record.cjs: see the two headers for why (Node 20 loads each ES module through its async
+# loader, and compiling the bundle's functions is most of what a one-entry process does besides Node's own start).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

@@ -1,6 +1,6 @@
 // The entry of recall's own bundle, plugin/recall.bundle.cjs (scripts/build.sh): `record recall ...` with only
-// recall's modules compiled. An agent asks mid-task and waits for the answer; the recording path, the wasm
-// bindings' callers and hook mode in the CLI bundle are about half of what that process would load otherwise.
+// recall's modules compiled. An agent asks mid-task and waits for the answer; the recording path and hook mode in
+// the CLI bundle are about half of what that process would load otherwise.
 
 import { argvAsTyped, isSubcommand } from "./grammar.js";
 import { recall } from "./recall.js";
