@@ -91,8 +91,8 @@ function wrap(db, driver) {
 /** A statement whose rows are plain objects of one shape. node:sqlite makes each row a dictionary-mode object
  *  (no shape shared between rows), where every property read and write is a hash lookup: scoring a search's
  *  candidates on such rows took twice as long as on plain ones. Where it can return the values as arrays
- *  (Node 22.16 and later) the rows are built here in column order, so they share one hidden class; bun:sqlite's
- *  rows already do. */
+ *  (`setReturnArrays`: Node 24, and the Node 22 releases that have it, such as 22.23) the rows are built here in
+ *  column order, so they share one hidden class; bun:sqlite's rows already do. */
 function prepared(s, driver) {
   if (driver !== "node:sqlite" || typeof s.setReturnArrays !== "function" || typeof s.columns !== "function") {
     return { run: (...p) => s.run(...p), get: (...p) => s.get(...p) ?? undefined, all: (...p) => s.all(...p) };
