@@ -187,12 +187,7 @@ function cannotLoad(e) {
 /** The CLI bundle's exports (plugin/cli/index.js), or the ES modules' when there is no bundle: { exports, found }
  *  (found: how the launch went, for doctor; null without a bundle). */
 function loadCli() {
-  let loaded = null;
-  try {
-    loaded = loadBundle("cli");
-  } catch {
-    loaded = null; // a damaged bundle: the ES modules below
-  }
+  const loaded = usableBundle("cli"); // else the ES modules below
   return loaded ? { exports: Promise.resolve(loaded.exports), found: loaded.found } : { exports: import("./cli/index.js"), found: null };
 }
 
@@ -209,13 +204,8 @@ function runHookBundle() {
 /** What hook mode writes and hints with (plugin/cli/hook-write.js): its bundle, plugin/hook-write.bundle.cjs,
  *  else the CLI bundle, which holds the same modules. { exports: a promise of them }. */
 function loadHookWrite() {
-  try {
-    const loaded = loadBundle("hook-write");
-    if (loaded) return { exports: Promise.resolve(loaded.exports) };
-  } catch {
-    // a damaged hook-write bundle: the CLI bundle's modules
-  }
-  return loadCli();
+  const loaded = usableBundle("hook-write");
+  return loaded ? { exports: Promise.resolve(loaded.exports) } : loadCli();
 }
 
 /** `record recall ...` from recall's own bundle (plugin/cli/recall-entry.js). Resolves to false when the words
@@ -228,7 +218,12 @@ function runRecallBundle() {
 /** Bundle `name` when this process's first word is `name`, else null; null too when it is missing or damaged
  *  (the CLI bundle runs that subcommand as well). */
 function ownBundle(name) {
-  if (process.argv[2] !== name) return null;
+  return process.argv[2] === name ? usableBundle(name) : null;
+}
+
+/** loadBundle(name), or null when the bundle is missing or damaged (it throws while it loads): the caller then
+ *  runs the code another way. */
+function usableBundle(name) {
   try {
     return loadBundle(name);
   } catch {
