@@ -1,7 +1,7 @@
 // Where recordings live: the target file and its siblings (quarantine, archives, lock). Their names are made
 // and parsed here only, for the writer, the recorder, the reader and doctor; it loads no wasm.
 
-import { homedir, fs as nodeFs, path } from "./builtins.js";
+import { homedir, fs as nodeFs, os, path } from "./builtins.js";
 import { envOf, placesOf, settingsOf } from "./settings.js";
 
 /** A path.resolve(base, p) that remembers its last answer, for one call site on the recording path (an entry
@@ -57,7 +57,7 @@ export function quarantinePath(file) {
 }
 
 /** A 53-bit hash of a string as 11 base-36 digits (cyrb53): enough to tell file families apart in one name. */
-function shortHash(s) {
+export function shortHash(s) {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let i = 0; i < s.length; i++) {
@@ -89,6 +89,28 @@ export function sessionMemoryDir(options = {}) {
   const env = envOf(options);
   const state = placesOf(env, homedir).stateHome;
   return path.join(state, "opencode-recordings", "sessions");
+}
+
+/** This user's directory in the system's temporary directory, `<tmpdir>/opencode-recordings-<uid>`: where the
+ *  status record goes when its own place cannot be written, and the hook helper's socket when there is no
+ *  XDG_RUNTIME_DIR. */
+export function userTmpDir() {
+  let uid = "user";
+  try {
+    uid = String(process.getuid?.() ?? os.userInfo().username);
+  } catch {
+    // keep "user"
+  }
+  return path.join(os.tmpdir(), `opencode-recordings-${uid}`);
+}
+
+/** The socket of the warm hook helper of one install and runtime (`key`, plugin/cli/hook-client.js):
+ *  `$XDG_RUNTIME_DIR/opencode-recordings/hook-<key>.sock`, else `hook-<key>.sock` in userTmpDir(). The
+ *  directory is the user's alone (hook-client.js checks it before use). */
+export function helperSocketPath(key, options = {}) {
+  const run = envOf(options).XDG_RUNTIME_DIR;
+  const dir = typeof run === "string" && run.startsWith("/") ? path.join(run, "opencode-recordings") : userTmpDir();
+  return path.join(dir, `hook-${key}.sock`);
 }
 
 /** The rotation lock beside a recordings file. */

@@ -198,7 +198,14 @@ function runHookBundle() {
   const hook = ownBundle("hook");
   if (!hook) return Promise.resolve(false);
   let writing = null;
-  return hook.exports.runHookCommand(() => (writing ??= loadHookWrite()).exports);
+  return hook.exports.runHookCommand(() => (writing ??= loadHookWrite()).exports, launchInfo());
+}
+
+/** This launcher and the files a hook process's code comes from, for the warm hook helper
+ *  (plugin/cli/hook-client.js): it runs `record hook --serve` with the script, and is known by the files. */
+function launchInfo() {
+  const files = [__filename, ...["hook", "hook-write", "cli"].map(bundleFile), path.join(__dirname, "wasm", "recordings_core_bg.wasm")];
+  return { script: __filename, files };
 }
 
 /** What hook mode writes and hints with (plugin/cli/hook-write.js): its bundle, plugin/hook-write.bundle.cjs,
@@ -246,6 +253,6 @@ function main() {
     .catch(cannotLoad);
 }
 
-module.exports = { loadBundle, launchState, isOn, cacheHome };
+module.exports = { loadBundle, launchState, launchInfo, isOn, cacheHome };
 
 if (require.main === module) main();

@@ -16,7 +16,7 @@ export function refreshEnv() {
   snapshot = null;
 }
 
-import { byteSize, flag, list, positiveInt } from "./values.js";
+import { byteSize, durationMs, flag, list, positiveInt } from "./values.js";
 
 const parsed = new WeakMap(); // frozen env → its settings
 let lastEnv = null; // the frozen env settingsOf answered last, and its settings
@@ -41,6 +41,8 @@ let lastSettings = null;
  *   nudges                        false: no line asking for the lesson when a gate turns green
  *   nudgeAfter                    ask only after this many failures of the command (positive integer)
  *   team                          pull teammates' exported rows into the recall index before recalls
+ *   hookHelper                    false: hook mode does all its work in each hook process (no warm helper)
+ *   hookHelperIdleMs              how long the warm helper waits for the next hook event before it exits
  */
 export function settingsOf(env) {
   // The writer asks once per append, nearly always of the one process snapshot: that answer is kept at hand.
@@ -71,6 +73,9 @@ export function settingsOf(env) {
   const nudgeRaw = str("AI_RECORDINGS_NUDGE_AFTER");
   const nudgeAfter = positiveInt(nudgeRaw);
   if (nudgeRaw !== undefined && nudgeAfter === undefined) problems.push(`AI_RECORDINGS_NUDGE_AFTER=${JSON.stringify(nudgeRaw)} is not a positive number of failures: ignored`);
+  const idleRaw = str("AI_RECORDINGS_HOOK_HELPER_IDLE");
+  const hookHelperIdleMs = durationMs(idleRaw) || undefined;
+  if (idleRaw !== undefined && hookHelperIdleMs === undefined) problems.push(`AI_RECORDINGS_HOOK_HELPER_IDLE=${JSON.stringify(idleRaw)} is not a duration above zero (90s, 15m, 1h): ignored`);
   const out = {
     file: str("AI_RECORDINGS_FILE"),
     session: str("AI_RECORDINGS_SESSION"),
@@ -94,6 +99,8 @@ export function settingsOf(env) {
     nudges: bool("AI_RECORDINGS_NUDGES"),
     nudgeAfter,
     team: bool("AI_RECORDINGS_TEAM"),
+    hookHelper: bool("AI_RECORDINGS_HOOK_HELPER"),
+    hookHelperIdleMs,
     problems,
   };
   if (frozen) parsed.set(env, Object.freeze(out));

@@ -13,9 +13,10 @@ runtime="${1:-node}"
 rm -f plugin/*.bundle.cache
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
+# No warm hook helper: each hook process compiles its own code, which is what the caches are trained on.
 run() {
   env -i PATH="$PATH" HOME="$scratch" XDG_STATE_HOME="$scratch/state" AI_RECORDINGS_FILE="$scratch/r.jsonl" \
-    AI_RECORDINGS_CODE_CACHE_OUT=plugin "$runtime" plugin/record.cjs "$@"
+    AI_RECORDINGS_HOOK_HELPER=0 AI_RECORDINGS_CODE_CACHE_OUT=plugin "$runtime" plugin/record.cjs "$@"
 }
 hook() { run hook claude-code; }
 hook <<<"{\"session_id\":\"train\",\"cwd\":\"$PWD\",\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"npm test\"},\"tool_response\":{\"stdout\":\"ok\",\"stderr\":\"\"},\"tool_use_id\":\"t\"}"

@@ -311,6 +311,8 @@ export async function examine(options = {}) {
   const pullFailed = lastPullFailed(team.last);
   if (pullFailed) say("warning", `The last team pull failed (${pullFailed.at}: ${pullFailed.reason}); recall answers from the rows pulled before.`);
 
+  const hookHelper = await helperState(env);
+
   const problems = checks.filter((c) => c.level === "problem").map((c) => c.text);
   const warnings = checks.filter((c) => c.level === "warning").map((c) => c.text);
   return {
@@ -329,6 +331,7 @@ export async function examine(options = {}) {
     launcher,
     recall,
     team,
+    hookHelper,
     versions: { package: packageInfo(fs), runtime: runtime() },
   };
 }
@@ -368,6 +371,21 @@ function teamState(index, env, fs) {
     sourceError = e?.message ?? String(e);
   }
   return { on, source, sourceError, last: readTeamState(index, { fs }), state: teamStatePath(index) };
+}
+
+/** The warm hook helper of this install and runtime (plugin/cli/hook-client.js): { state: "off" |
+ *  "unavailable" | "listening" | "none", socket }. Doctor connects to see whether one listens; it starts none. */
+async function helperState(env) {
+  if (settingsOf(env).hookHelper === false) return { state: "off", socket: null };
+  try {
+    const file = new URL("../record.cjs", import.meta.url);
+    const { helperSocket, helperListening } = await import("./hook-client.js");
+    const socket = helperSocket(createRequire(file)(file.pathname).launchInfo(), env);
+    if (!socket) return { state: "unavailable", socket: null, why: "no socket path of at most 103 bytes, or Windows" };
+    return { state: (await helperListening(socket)) ? "listening" : "none", socket };
+  } catch (e) {
+    return { state: "unavailable", socket: null, why: describeError(e) };
+  }
 }
 
 /** How the record command starts (plugin/record.cjs launchState): { bundle, cache, writable, path, hook,
@@ -435,6 +453,19 @@ export function formatReport(r) {
   else {
     L.push(`  last pull: ${last.lastSuccess ?? "none succeeded"}${last.lastSuccess ? `, ${last.lastAdded ?? 0} row(s) added; ${last.teamRows ?? 0} team row(s) in the index` : ""}`);
     L.push(`  last failure: ${lastPullFailed(last) ? `${last.lastFailure} (${last.lastReason})` : "none since the last pull"}`);
+  }
+  L.push("");
+  L.push("Hook helper");
+  const hh = r.hookHelper;
+  if (hh.state === "off") L.push("  off (AI_RECORDINGS_HOOK_HELPER=0): every hook process does its own work");
+  else if (hh.state === "unavailable") L.push(`  not available here (${hh.why}): every hook process does its own work`);
+  else {
+    L.push(
+      hh.state === "listening"
+        ? "  listening: hooks that record an entry or look for a hint hand the event to it"
+        : "  none running: the next hook that records an entry or looks for a hint starts one",
+    );
+    L.push(`  socket: ${hh.socket}`);
   }
   L.push("");
   L.push("Checks");

@@ -99,14 +99,25 @@ const ES_MODULES = {
   recallHook: () => importSibling("./recall/hook.js"),
 };
 
+/** The hook event on standard input, as bytes: fd 0 read directly, else through the stream. */
+export async function readHookInput() {
+  return readStdinSync() ?? (await readAll(process.stdin));
+}
+
+/** Writes hook output to fd 1 with write(2): the process may exit right after. */
+const toStdout = (text) => fs.writeSync(1, text);
+
 /**
- * Runs hook mode for `host` ("claude-code" or "codex"): reads the payload from `stdin` (a readable stream;
- * by default fd 0 is read directly), writes what it calls for, and resolves to 0 — always (never rejects).
- * `record` is plugin/recorder.js's record() by default (a seam for tests); `env` is the process's environment,
- * read once (settings.js envOf); `argv` may carry `--file PATH`; `modules`: { core, recorder, recallHook }, each a
- * function resolving to that module.
+ * Runs hook mode for `host` ("claude-code" or "codex"): reads the payload (`input`, the event's bytes when the
+ * caller has read them; else from `stdin`, a readable stream; by default fd 0 is read directly), writes what it
+ * calls for, and resolves to 0 — always (never rejects). `record` is plugin/recorder.js's record() by default (a
+ * seam for tests); `env` is the process's environment, read once (settings.js envOf); `argv` may carry
+ * `--file PATH`; `modules`: { core, recorder, recallHook }, each a function resolving to that module; `stdout`
+ * receives what the host is to read (the warm helper, plugin/cli/hook-helper.js, collects it for the hook
+ * process that asked). `delegate`: when the event needs the recorder or recall, called first; resolving to true
+ * means it was handed over whole (to the warm helper, plugin/cli/hook-entry.js) and nothing is left to do here.
  */
-export async function runHook(host, { stdin, env = envOf(), stderr, args = [], record, now, modules = ES_MODULES } = {}) {
+export async function runHook(host, { input, stdin, env = envOf(), stderr, stdout = toStdout, args = [], record, now, modules = ES_MODULES, delegate } = {}) {
   const debug = settingsOf(env).debug;
   const say = (msg) => {
     if (!debug) return;
@@ -118,7 +129,7 @@ export async function runHook(host, { stdin, env = envOf(), stderr, args = [], r
     } catch {}
   };
   try {
-    const raw = (stdin ? null : readStdinSync()) ?? (await readAll(stdin ?? process.stdin));
+    const raw = input ?? (stdin ? await readAll(stdin) : await readHookInput());
     const flags = hostFlags(args, ["--file"]);
     for (const w of flags.warnings) say(w);
     const fileFlag = flags.options.file;
@@ -138,17 +149,19 @@ export async function runHook(host, { stdin, env = envOf(), stderr, args = [], r
       }
       plan = payload === undefined ? { kind: "raw", why: "not JSON" } : planHook(host, payload, { env, now: now?.() ?? Date.now(), opts, memory });
     }
+    // Claude Code reads a PostToolUseFailure hook's additionalContext: a hint from recall for any failed call,
+    // a recognised gate or not (only gates are recorded).
+    const hint = host === "claude-code" && payload?.hook_event_name === "PostToolUseFailure";
+    // An event that needs the recorder or recall may be run elsewhere, whole, before this process does any of it.
+    if ((plan.kind !== "none" || hint) && delegate && (await delegate())) return 0;
     if (settingsOf(env).exportAfterSession) {
       const after = await importSibling("./export/after.js");
       if (after.endsSession(payload)) await after.startExport({ file: fileFlag ?? opts.file, env });
     }
-    // Claude Code reads a PostToolUseFailure hook's additionalContext: a hint from recall for any failed call,
-    // a recognised gate or not (only gates are recorded).
-    const hint = host === "claude-code" && payload?.hook_event_name === "PostToolUseFailure";
     const file = fileFlag ?? opts.file;
     if (plan.kind === "none") {
       say("nothing to record");
-      if (hint) await writeHint(await openHint(modules, payload, { env, file }));
+      if (hint) await writeHint(await openHint(modules, payload, { env, file }), stdout);
       return 0;
     }
     // The core compiles on another thread while the recorder's code loads and the hint's index opens.
@@ -174,11 +187,11 @@ export async function runHook(host, { stdin, env = envOf(), stderr, args = [], r
         commitPass(memory, o.session, plan.pass);
         // Claude Code reads a PostToolUse hook's additionalContext: the line asking what fixed it.
         if (host === "claude-code" && plan.pass.nudge) {
-          fs.writeSync(1, JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: plan.pass.nudge } }) + "\n");
+          stdout(JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: plan.pass.nudge } }) + "\n");
         }
       }
     }
-    if (hinting) await writeHint(hinting);
+    if (hinting) await writeHint(hinting, stdout);
     say(`${status?.status} ${status?.eid ?? ""} ${status?.file ?? ""} ${status?.reason ?? ""}`);
   } catch (e) {
     say(`internal error: ${e?.stack ?? e}`);
@@ -196,9 +209,9 @@ async function openHint(modules, payload, options) {
 }
 
 /** Prints the hint `opened` finds, when one matches. */
-async function writeHint(opened) {
+async function writeHint(opened, stdout) {
   const out = await opened.text();
-  if (out) fs.writeSync(1, out);
+  if (out) stdout(out);
 }
 
 /** `record hook HOST [--file PATH]` as argv (the words after `hook`). */

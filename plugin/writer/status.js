@@ -1,9 +1,10 @@
 // The status record: a small JSON file that says, per target, when recording last worked and last failed and
 // why. Recording never fails the host, so this is where a person or `record doctor` finds out that it did.
 
-import { homedir, fs as nodeFs, os, path } from "../builtins.js";
+import { homedir, fs as nodeFs, path } from "../builtins.js";
 import { makeDirs, replaceFile } from "../io.js";
 import { envOf, placesOf } from "../settings.js";
+import { userTmpDir } from "../paths.js";
 
 /** How often a healthy process refreshes `lastSuccess` in the status record (failures are always noted). */
 const STATUS_SUCCESS_EVERY_MS = 60_000;
@@ -25,13 +26,7 @@ export function statusPath(options = {}) {
 let statusFor = { env: null, path: "" };
 
 function fallbackStatusPath() {
-  let uid = "user";
-  try {
-    uid = String(process.getuid?.() ?? os.userInfo().username);
-  } catch {
-    // keep "user"
-  }
-  return path.join(os.tmpdir(), `opencode-recordings-${uid}`, "status.json");
+  return path.join(userTmpDir(), "status.json");
 }
 
 /** Reads the status record ({ targets: { <file>: { lastSuccess, lastFailure, lastReason, misses } } }).
