@@ -70,8 +70,19 @@ function timeProcess(cmd, args, input, env) {
   return ms;
 }
 
+/** Whether the warm hook helper under `run` listens (its socket there, the file saying it starts gone). */
+function helperListening(run) {
+  const dir = path.join(run, "opencode-recordings");
+  const names = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  return names.some((n) => n.endsWith(".sock")) && !names.some((n) => n.endsWith(".starting"));
+}
+
 function hookBench(runtime, label) {
-  const env = { PATH: process.env.PATH, HOME: work, XDG_STATE_HOME: path.join(work, "state"), AI_RECORDINGS_FILE: path.join(work, `${label}.jsonl`) };
+  // The warm hook helper's socket in a directory of this run's own; the warm-up rounds start the helper.
+  const run = path.join(work, `run-${label}`);
+  fs.mkdirSync(run, { mode: 0o700 });
+  const env = { PATH: process.env.PATH, HOME: work, XDG_STATE_HOME: path.join(work, "state"), XDG_RUNTIME_DIR: run, AI_RECORDINGS_FILE: path.join(work, `${label}.jsonl`) };
+  const noHelper = { ...env, AI_RECORDINGS_HOOK_HELPER: "0" };
   const record = path.join(ROOT, "plugin/record.cjs");
   const variants = [
     ["bare start, empty CommonJS script", [bareCjs], ""],
@@ -81,6 +92,7 @@ function hookBench(runtime, label) {
     ["hook, Claude gate.failed (entry written)", [record, "hook", "claude-code"], payloads.claudeGate],
     ["hook, Claude subagent.completed (meta + transcripts read)", [record, "hook", "claude-code"], payloads.claudeSubagent],
     ["hook, Codex gate.failed (exit code from the transcript)", [record, "hook", "codex"], payloads.codexGate],
+    ["hook, Claude gate.failed with `AI_RECORDINGS_HOOK_HELPER=0`", [record, "hook", "claude-code"], payloads.claudeGate, noHelper],
     ["the same Claude gate.failed through `node plugin/cli/index.js hook` (ES modules, no bundle)", [path.join(ROOT, "plugin/cli/index.js"), "hook", "claude-code"], payloads.claudeGate],
   ];
   if (BASE) {
@@ -89,13 +101,18 @@ function hookBench(runtime, label) {
     variants.push([`hook, Claude gate.failed, the older code (${commitOf(BASE)})`, [old, "hook", "claude-code"], payloads.claudeGate]);
   }
   const times = variants.map(() => []);
-  for (let i = 0; i < 2; i++) for (const [, args, input] of variants) timeProcess(runtime, args, input, env); // warm the page cache
+  for (let i = 0; i < 2; i++) for (const [, args, input, e] of variants) timeProcess(runtime, args, input, e ?? env); // warm the page cache
+  for (const end = Date.now() + 20_000; !helperListening(run); ) {
+    if (Date.now() > end) throw new Error("the hook helper did not start");
+    spawnSync("sleep", ["0.05"]);
+  }
   for (let r = 0; r < ROUNDS; r++) {
     for (let k = 0; k < variants.length; k++) {
       const v = (k + r) % variants.length; // rotate the order every round
-      times[v].push(timeProcess(runtime, variants[v][1], variants[v][2], env));
+      times[v].push(timeProcess(runtime, variants[v][1], variants[v][2], variants[v][3] ?? env));
     }
   }
+  fs.rmSync(path.join(run, "opencode-recordings"), { recursive: true, force: true }); // the helper leaves with its socket
   const ratio = (i, b) => `${(pct(times[i], 50) / pct(times[b], 50)).toFixed(2)}×`;
   return variants.map(([name], i) => ({ name, stats: stats(times[i]), vsCjs: ratio(i, 0), vsMjs: ratio(i, 1), vsE: ratio(i, 2) }));
 }
@@ -169,7 +186,9 @@ const lines = [
   "bare start is loading its bundle, reading stdin, the gate classifier, and for entries loading the hook-write",
   "bundle, compiling and instantiating the wasm core and the lazy compilation of the functions a first entry runs,",
   "the git facts and one append (the Recall section times each part). A host runs one such process per configured",
-  "hook event, serially in its turn.",
+  "hook event, serially in its turn. The rows that write an entry are served by hook mode's warm helper (README,",
+  "\"Hook mode's warm helper\"), started in the warm-up rounds, except the one with it off and the ES modules' row",
+  "(the helper is the `record` command's).",
   ...(BASE ? ["", `The older code's rows are ${commitOf(BASE)}'s (\`--base\`), built beside this checkout (${commitOf(ROOT)}) and timed in the same rounds.`] : []),
   END,
 ];

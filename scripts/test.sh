@@ -5,6 +5,9 @@
 # and installed, and the end-to-end suites inside the real opencode, Claude Code and Codex.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Hook processes in the suites start warm hook helpers (README, "Hook mode's warm helper"). Those of a temporary
+# install leave when its files go; those of this checkout would wait out their idle time, so they are stopped here.
+trap 'pkill -f "$PWD/plugin/record.cjs hook --serve" || true' EXIT
 # Each step says when it starts and how long the one before it took, so a slow step shows in CI's log.
 last=$SECONDS
 step() { printf '\n== %s   (+%ss, %ss in all)\n' "$*" "$((SECONDS - last))" "$SECONDS" >&2; last=$SECONDS; }

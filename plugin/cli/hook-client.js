@@ -52,13 +52,28 @@ export function privateDir(dir) {
   }
 }
 
-/** Whether a helper may be listening at `socket`: a socket file in a private directory. Checked before
- *  node:net is loaded (a millisecond or two), which most hook processes then need not pay for. */
-function mayListen(socket) {
+/** The socket file's inode when a helper may be listening at `socket` (a socket file in a private directory),
+ *  else null. Checked before node:net is loaded (a millisecond or two), which most hook processes then need not
+ *  pay for. */
+function socketIno(socket) {
   try {
-    return fs.lstatSync(socket).isSocket() && privateDir(path.dirname(socket));
+    const st = fs.lstatSync(socket);
+    return st.isSocket() && privateDir(path.dirname(socket)) ? st.ino : null;
   } catch {
-    return false;
+    return null;
+  }
+}
+
+const mayListen = (socket) => socketIno(socket) !== null;
+
+/** Removes the socket a helper that does not take events listens on, if it is still the one at `ino`: the next
+ *  hook processes then start a new helper rather than wait for this one. Should it come back, it finds its
+ *  socket gone and leaves. */
+function retire(socket, ino) {
+  try {
+    if (fs.lstatSync(socket).ino === ino) fs.unlinkSync(socket);
+  } catch {
+    // gone already
   }
 }
 
@@ -87,7 +102,8 @@ export function helperListening(socket, { timeoutMs = 1000 } = {}) {
  * rejects.
  */
 export function askHelper(socket, { args, env, cwd, input }, { now = Date.now } = {}) {
-  if (!mayListen(socket)) return Promise.resolve({ taken: false, why: "no helper" });
+  const ino = socketIno(socket);
+  if (ino === null) return Promise.resolve({ taken: false, why: "no helper" });
   return new Promise((resolve) => {
     let taken = false;
     let settled = false;
@@ -102,7 +118,12 @@ export function askHelper(socket, { args, env, cwd, input }, { now = Date.now } 
     const sent = now();
     // Given up on after the next poll of the socket, not in the timer's own turn: a process that was stalled past
     // ACK_MS may have the helper's "A" waiting unread, and must not then do the event a second time.
-    const giveUp = () => setImmediate(() => taken || done({ taken: false, why: `the helper did not take the event within ${ACK_MS} ms` }));
+    const giveUp = () =>
+      setImmediate(() => {
+        if (taken) return;
+        retire(socket, ino);
+        done({ taken: false, why: `the helper did not take the event within ${ACK_MS} ms` });
+      });
     let timer = setTimeout(giveUp, ACK_MS);
     const conn = builtin("node:net").createConnection({ path: socket });
     conn.on("connect", () => conn.write(requestBytes({ args, env: { ...env }, cwd, sent }, input)));

@@ -94,7 +94,7 @@ async function handle(conn, { header, input }, modules) {
   try {
     await runHookArgs(header.args, {
       input,
-      env: Object.freeze({ ...header.env }),
+      env: Object.freeze(header.env),
       stdout: (text) => out.push(text),
       stderr: { write: (text) => err.push(text) },
       modules,

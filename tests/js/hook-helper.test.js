@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { missingDriver } from "../../plugin/recall/driver.js";
+import { spawn } from "node:child_process";
 import { tmpdir, isolatedEnv, entries, gitRepo, spawnSync, RUNTIME, CLI } from "./helpers.js";
 
 const noSqlite = missingDriver() ?? false;
@@ -189,18 +190,52 @@ test("a helper killed or stopped: the event is done by its hook process, once, a
     assert.match(refused.stderr, /record hook: recorded /);
     await until(() => listening(run) && helpersUnder(run)[0].pid !== first.pid, "a new helper to listen");
     const [second] = helpersUnder(run);
-    // Stopped: it cannot take the event in time, so the hook process does it; resumed, it finds the event too old.
+    // Stopped: it cannot take the event in time, so the hook process does it, retires that helper's socket and
+    // starts another; resumed, the stopped one finds the event too old and its socket gone, and leaves.
     process.kill(second.pid, "SIGSTOP");
     const stopped = hook(env, failure(project, "npm test", "c"), project);
     assert.match(stopped.stderr, /did not take the event within 1000 ms\): working here/);
+    assert.match(stopped.stderr, /record hook: recorded /);
+    await until(() => listening(run) && helpersUnder(run).some((h) => h.pid !== second.pid), "a third helper to listen");
     process.kill(second.pid, "SIGCONT");
+    await until(() => !helpersUnder(run).some((h) => h.pid === second.pid), "the resumed helper to leave");
     const after = hook(env, failure(project, "npm test", "d"), project);
     assert.match(after.stderr, /the event ran in the warm helper/);
     assert.deepEqual(
-      entries(file).map((e) => e.trigger),
-      ["gate.failed", "gate.failed", "gate.failed", "gate.failed"],
+      entries(file).map((e) => [e.trigger, e.call]),
+      [["gate.failed", "a"], ["gate.failed", "b"], ["gate.failed", "c"], ["gate.failed", "d"]],
       "each of the four failures once",
     );
+  } finally {
+    stopHelpers(run);
+  }
+});
+
+test("eight hooks at once through one helper: every event once, each with its own outcome", async () => {
+  const { run, project, env, file } = setup({ AI_RECORDINGS_HINTS: "0" });
+  try {
+    hook(env, failure(project, "npm test", "first"), project);
+    await until(() => listening(run), "the helper to listen");
+    const ids = ["p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7"];
+    const results = await Promise.all(
+      ids.map(
+        (id) =>
+          new Promise((resolve) => {
+            const child = spawn(RUNTIME, [CLI, "hook", "claude-code"], { env, cwd: project });
+            let stderr = "";
+            child.stderr.on("data", (c) => (stderr += c));
+            child.on("close", (code) => resolve({ code, stderr }));
+            child.stdin.end(JSON.stringify(failure(project, "npm test", id, `session-${id}`)));
+          }),
+      ),
+    );
+    for (const r of results) {
+      assert.equal(r.code, 0);
+      assert.match(r.stderr, /record hook: recorded /);
+    }
+    const calls = entries(file).map((e) => e.call);
+    assert.deepEqual([...calls].sort(), ["first", ...ids].sort());
+    assert.deepEqual(entries(file).slice(1).map((e) => e.session).sort(), ids.map((id) => `session-${id}`).sort());
   } finally {
     stopHelpers(run);
   }
