@@ -11,10 +11,17 @@ export function readCoreWasm() {
   return fs.readFileSync(new URL("./wasm/recordings_core_bg.wasm", import.meta.url));
 }
 
+let ahead = null; // the one compile of this process
+
 /** A promise of the compiled core, or of null when it cannot be read or compiled (core.js then tries again and
  *  reports why). V8 validates the module on another thread meanwhile, so a process that goes on loading the rest
- *  of its code does not wait for that. */
+ *  of its code does not wait for that. Compiled once: a process that asks again (hook mode's warm helper, for
+ *  each event) gets the same module, which core.js has instantiated already. */
 export function compileCoreWasm() {
+  return (ahead ??= compileNow());
+}
+
+function compileNow() {
   try {
     return WebAssembly.compile(readCoreWasm()).catch(() => null);
   } catch {

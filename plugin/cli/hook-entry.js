@@ -32,15 +32,20 @@ export async function runHookCommand(writing, launch) {
   const [, ...rest] = args;
   process.exitCode = 0;
   if (rest[0] === "--serve") {
-    if (launch && rest[1]) await (await import("./hook-helper.js")).serveHooks(rest[1], { launch, modules, env }).catch(() => {});
+    if (launch && rest[1]) {
+      const { serveHooks } = await (await writing()).hookModules.helper();
+      await serveHooks(rest[1], { launch, modules, env, run: runHookArgs }).catch(() => {});
+    }
     return true;
   }
-  const socket = helperSocket(launch, env);
   const input = await readHookInput();
   // Only an event that needs the recorder or recall goes to the helper: hook mode decides that the others need
-  // nothing in less time than the round trip takes.
-  const delegate = socket
+  // nothing in less time than the round trip takes, and does not even look for one.
+  let socket;
+  const delegate = launch
     ? async () => {
+        socket = helperSocket(launch, env);
+        if (!socket) return false;
         let cwd;
         try {
           cwd = process.cwd();

@@ -12,7 +12,6 @@
 import { builtin, fs, os, path } from "../builtins.js";
 import { settingsOf } from "../settings.js";
 import { helperKey, startingFile } from "./hook-client.js";
-import { runHookArgs } from "./hook-mode.js";
 import { TAKE_MS, answerBytes, readRequest } from "./hook-wire.js";
 
 const IDLE_MS = 15 * 60_000;
@@ -22,15 +21,15 @@ const CHECK_MS = 5_000;
 /**
  * Serves hook events on `socket` until one of the ends above. `launch`: the install (plugin/record.cjs), whose
  * key names the socket; `modules`: what hook mode loads (plugin/cli/hook-write.js hookModules); `env`: the
- * helper's own environment (its idle time). Resolves when it has stopped listening and every event taken is
- * answered.
+ * helper's own environment (its idle time); `run`: hook mode's runHookArgs (plugin/cli/hook-mode.js), as the
+ * hook process has it loaded. Resolves when it has stopped listening and every event taken is answered.
  */
-export async function serveHooks(socket, { launch, modules, env }) {
+export async function serveHooks(socket, { launch, modules, env, run }) {
   const net = builtin("node:net");
   const key = helperKey(launch);
   if (path.basename(socket) !== `hook-${key}.sock`) return; // started for other files than these
   const idleMs = settingsOf(env).hookHelperIdleMs ?? IDLE_MS;
-  await warmUp(modules);
+  await warmUp(modules, run);
 
   const server = net.createServer();
   let queue = Promise.resolve();
@@ -41,7 +40,7 @@ export async function serveHooks(socket, { launch, modules, env }) {
     readRequest(conn).then((req) => {
       if (!req) return conn.destroy();
       busy++;
-      queue = queue.then(() => handle(conn, req, modules)).finally(() => {
+      queue = queue.then(() => handle(conn, req, modules, run)).finally(() => {
         busy--;
         lastUsed = Date.now();
       });
@@ -81,7 +80,7 @@ export async function serveHooks(socket, { launch, modules, env }) {
 }
 
 /** Runs one event as its hook process would have, if it is still in time; the answer goes back on `conn`. */
-async function handle(conn, { header, input }, modules) {
+async function handle(conn, { header, input }, modules, run) {
   if (conn.destroyed || Date.now() - header.sent > TAKE_MS) return conn.destroy(); // the hook process does it
   try {
     process.chdir(header.cwd);
@@ -92,7 +91,7 @@ async function handle(conn, { header, input }, modules) {
   const out = [];
   const err = [];
   try {
-    await runHookArgs(header.args, {
+    await run(header.args, {
       input,
       env: Object.freeze(header.env),
       stdout: (text) => out.push(text),
@@ -119,7 +118,7 @@ function removeIfOurs(socket, ino) {
 
 /** One failing test run recorded into a throwaway directory, its hint looked for there, so the code the first
  *  real event needs is loaded and compiled before it comes. */
-async function warmUp(modules) {
+async function warmUp(modules, run) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "record-helper-warm-"));
   try {
     const env = Object.freeze({
@@ -138,7 +137,7 @@ async function warmUp(modules) {
       error: "Exit code 1\n\nFAIL src/a.test.js\n  Expected: 2\n  Received: 3\nTests: 1 failed, 4 passed",
     };
     process.chdir(dir);
-    await runHookArgs(["claude-code"], { input: Buffer.from(JSON.stringify(event)), env, stdout: () => {}, stderr: { write: () => {} }, modules });
+    await run(["claude-code"], { input: Buffer.from(JSON.stringify(event)), env, stdout: () => {}, stderr: { write: () => {} }, modules });
   } catch {
     // a helper that could not warm up still serves; its first event compiles what it needs
   } finally {
