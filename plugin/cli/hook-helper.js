@@ -12,7 +12,7 @@
 import { builtin, fs, os, path } from "../builtins.js";
 import { settingsOf } from "../settings.js";
 import { helperKey, startingFile } from "./hook-client.js";
-import { TAKE_MS, answerBytes, readRequest } from "./hook-wire.js";
+import { ACK_MS, TAKE_MS, answerBytes, readRequest } from "./hook-wire.js";
 
 const IDLE_MS = 15 * 60_000;
 /** How often the helper looks at its socket and the install's files. */
@@ -37,13 +37,18 @@ export async function serveHooks(socket, { launch, modules, env, run }) {
   let busy = 0;
   server.on("connection", (conn) => {
     conn.on("error", () => {}); // a hook process that gave up: nothing to answer
+    conn.setTimeout(ACK_MS, () => conn.destroy()); // a connection that sends no event in time
     readRequest(conn).then((req) => {
       if (!req) return conn.destroy();
+      conn.setTimeout(0);
       busy++;
-      queue = queue.then(() => handle(conn, req, modules, run)).finally(() => {
-        busy--;
-        lastUsed = Date.now();
-      });
+      queue = queue
+        .then(() => handle(conn, req, modules, run))
+        .catch(() => conn.destroy()) // the hook process hears that no answer came
+        .finally(() => {
+          busy--;
+          lastUsed = Date.now();
+        });
     });
   });
 
@@ -54,6 +59,7 @@ export async function serveHooks(socket, { launch, modules, env, run }) {
     server.once("error", reject);
     server.listen(aside, resolve);
   });
+  server.on("error", () => {}); // a failed accept: that hook process does its own work
   fs.renameSync(aside, socket);
   const ino = fs.lstatSync(socket).ino;
   fs.rmSync(startingFile(socket), { force: true });

@@ -62,6 +62,18 @@ test("settingsOf: every variable, and the unusable ones named in problems", () =
   assert.match(s.problems[1], /AI_RECORDINGS_SYNC="perhaps" is neither on/);
 });
 
+test("settingsOf: the hook helper's switch and idle time; an idle time that is no duration is named", () => {
+  assert.deepEqual([settingsOf({}).hookHelper, settingsOf({}).hookHelperIdleMs], [undefined, undefined]);
+  const on = settingsOf({ AI_RECORDINGS_HOOK_HELPER: "yes", AI_RECORDINGS_HOOK_HELPER_IDLE: "90s" });
+  assert.deepEqual([on.hookHelper, on.hookHelperIdleMs, on.problems], [true, 90_000, []]);
+  assert.equal(settingsOf({ AI_RECORDINGS_HOOK_HELPER: "0" }).hookHelper, false);
+  for (const bad of ["soon", "0s", "15"]) {
+    const s = settingsOf({ AI_RECORDINGS_HOOK_HELPER_IDLE: bad });
+    assert.equal(s.hookHelperIdleMs, undefined, bad);
+    assert.deepEqual(s.problems, [`AI_RECORDINGS_HOOK_HELPER_IDLE=${JSON.stringify(bad)} is not a duration above zero (90s, 15m, 1h): ignored`]);
+  }
+});
+
 test("settingsOf: AI_RECORDINGS_AUTO off, on, all", () => {
   assert.equal(settingsOf({ AI_RECORDINGS_AUTO: "off" }).auto, false);
   assert.equal(settingsOf({ AI_RECORDINGS_AUTO: "on" }).auto, true);
