@@ -12,8 +12,8 @@
 //                       line of the subagent transcript; Codex's spawn_agent item in the parent transcript.
 //   gate.passed         a gate command exited 0 while an earlier failure of the same command in the session is
 //                       still open (kept in a file per session: plugin/capture/memory.js). Claude Code:
-//                       PostToolUse of Bash, with a line asking what fixed it as additionalContext after enough
-//                       failures. Codex: PostToolUse of Bash, exit 0 in the transcript; no line (see docs/hosts.md).
+//                       PostToolUse of Bash. Codex: PostToolUse of Bash, exit 0 in the transcript. Both with a
+//                       line asking what fixed it as additionalContext after enough failures.
 //   tool.failed         a tool other than Bash failed (Claude: PostToolUseFailure; Codex: the transcript item's
 //                       status is "failed"), or a Bash call failed without running (no exit code: interrupted,
 //                       timed out, refused).
@@ -22,9 +22,11 @@
 // host's payload), with the same fields, size bounds and gate list. Redaction is the core's.
 //
 // Contract with the host: always exit 0, quickly, and print nothing on stdout (hosts act on hook output: a
-// Stop hook's `{"decision":"block"}` or exit 2 would force another turn) — except, for Claude Code's
-// PostToolUseFailure, the one documented JSON object carrying a recall hint as additionalContext, and for its
-// PostToolUse of a gate that turned green, the one carrying the line that asks what fixed it. A payload that is not a hook event
+// Stop hook's `{"decision":"block"}` or exit 2 would force another turn; Codex puts a PostToolUse's "block"
+// reason in place of the command's output) — except, for a failure (Claude Code's PostToolUseFailure, Codex's
+// PostToolUse of a command that exited non-zero), the one documented JSON object carrying a recall hint as
+// additionalContext, and for a PostToolUse of a gate that turned green, the one carrying the line that asks what
+// fixed it. A payload that is not a hook event
 // (not JSON, not an object, no hook_event_name, or a known event missing its fields) is passed to record()
 // byte for byte, so the core keeps it: broken JSON and non-UTF-8 go to quarantine, anything else is kept as
 // given — never lost. Set AI_RECORDINGS_DEBUG=1 to see what happened on stderr.
@@ -39,7 +41,7 @@ import { commitPass, noteFailure } from "../capture/green.js";
 import { fileStore } from "../capture/memory.js";
 import { sessionMemoryDir } from "../paths.js";
 import { readToEnd } from "../io.js";
-import { planHook } from "../hosts/hook-events.js";
+import { hintFailure, planHook } from "../hosts/hook-events.js";
 import { envOf, settingsOf } from "../settings.js";
 import { hostFlags } from "./entry-flags.js";
 import { compileCoreWasm } from "../core-wasm.js";
@@ -149,9 +151,9 @@ export async function runHook(host, { input, stdin, env = envOf(), stderr, stdou
       }
       plan = payload === undefined ? { kind: "raw", why: "not JSON" } : planHook(host, payload, { env, now: now?.() ?? Date.now(), opts, memory });
     }
-    // Claude Code reads a PostToolUseFailure hook's additionalContext: a hint from recall for any failed call,
-    // a recognised gate or not (only gates are recorded).
-    const hint = host === "claude-code" && payload?.hook_event_name === "PostToolUseFailure";
+    // The failure a hint from recall is looked for (the host reads the hook's additionalContext): any failed call
+    // in Claude Code, any failed command in Codex, a recognised gate or not (only gates are recorded).
+    const hint = hintFailure(host, payload, plan);
     // An event that needs the recorder or recall may be run elsewhere, whole, before this process does any of it.
     if ((plan.kind !== "none" || hint) && delegate && (await delegate())) return 0;
     if (settingsOf(env).exportAfterSession) {
@@ -161,13 +163,13 @@ export async function runHook(host, { input, stdin, env = envOf(), stderr, stdou
     const file = fileFlag ?? opts.file;
     if (plan.kind === "none") {
       say("nothing to record");
-      if (hint) await writeHint(await openHint(modules, payload, { env, file }), stdout);
+      if (hint) await writeHint(await openHint(modules, hint, { env, file }), stdout);
       return 0;
     }
     // The core compiles on another thread while the recorder's code loads and the hint's index opens.
     const compiling = record ? null : compileCoreWasm();
     const rec = record ?? (await modules.recorder()).record;
-    const hinting = hint ? await openHint(modules, payload, { env, file }) : null;
+    const hinting = hint ? await openHint(modules, hint, { env, file }) : null;
     if (compiling) (await modules.core()).loadCoreFrom(await compiling);
     const base = { capture: "auto", env, stamps: { client: host } };
     if (file) base.file = file;
@@ -185,8 +187,8 @@ export async function runHook(host, { input, stdin, env = envOf(), stderr, stdou
       if (plan.entry.trigger === "gate.failed") noteFailure(memory, o.session, { command: plan.entry.command, workdir: plan.entry.workdir, cwd: o.cwd, status, now: t });
       if (plan.pass && status?.status === "recorded") {
         commitPass(memory, o.session, plan.pass);
-        // Claude Code reads a PostToolUse hook's additionalContext: the line asking what fixed it.
-        if (host === "claude-code" && plan.pass.nudge) {
+        // Both hosts give a PostToolUse hook's additionalContext to the model: the line asking what fixed it.
+        if (plan.pass.nudge) {
           stdout(JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: plan.pass.nudge } }) + "\n");
         }
       }
@@ -199,10 +201,10 @@ export async function runHook(host, { input, stdin, env = envOf(), stderr, stdou
   return 0;
 }
 
-/** The recall hint for a Claude Code PostToolUseFailure, its index opened (recall/hook.js openClaudeHint). */
-async function openHint(modules, payload, options) {
+/** The recall hint for `failure` (hosts/hook-events.js hintFailure), its index opened (recall/hook.js openHint). */
+async function openHint(modules, failure, options) {
   try {
-    return await (await modules.recallHook()).openClaudeHint(payload, options);
+    return await (await modules.recallHook()).openHint(failure, options);
   } catch {
     return { text: async () => "" }; // recall's modules did not load: no hint, and the entry is still recorded
   }

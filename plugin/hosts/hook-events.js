@@ -27,14 +27,32 @@ const HOST = {
     brief: codexBrief,
     outcome: codexOutcome,
     model: () => undefined,
-    // The outcome is read from the transcript: only when it could make an entry.
-    worthLooking: (tool, gate, opts) => (tool === "Bash" ? gate && opts.auto.gate !== false : opts.auto.tool !== false),
+    // The outcome is read from the transcript: only when it could make an entry, or, for a command, a hint.
+    worthLooking: (tool, gate, opts) => (tool === "Bash" ? true : opts.auto.tool !== false),
   },
 };
 
 /**
+ * The failure hook mode looks for a recall hint for, and the hook event whose output carries it to the model, or
+ * null: { event, session, cwd, command, error, output }. Claude Code: every PostToolUseFailure (a command or
+ * another tool; its `error` holds the output). Codex: a command that exited non-zero (`plan.failed`, from the
+ * transcript), whose PostToolUse output reaches the model as a developer message (measured with 0.171.0).
+ */
+export function hintFailure(host, payload, plan) {
+  const session = str(payload?.session_id) ?? null;
+  const cwd = str(payload?.cwd);
+  if (host === "claude-code" && payload?.hook_event_name === "PostToolUseFailure") {
+    const command = typeof payload.tool_input?.command === "string" ? payload.tool_input.command : "";
+    return { event: "PostToolUseFailure", session, cwd, command, error: typeof payload.error === "string" ? payload.error : "" };
+  }
+  if (host === "codex" && plan?.failed) return { event: "PostToolUse", session, cwd, command: plan.failed.command, output: plan.failed.output };
+  return null;
+}
+
+/**
  * What one hook payload calls for: { kind: "entry", entry, options } (an automatic entry), { kind: "none" } (an
- * event that calls for nothing), or { kind: "raw", why } (not a hook event we can read: keep the bytes).
+ * event that calls for nothing), or { kind: "raw", why } (not a hook event we can read: keep the bytes). A
+ * command that exited non-zero adds `failed`: { command, output }.
  * `options` are the record() stamps: session, cwd, model, agent. A passing gate with a failure still open in the
  * session's `memory` (plugin/capture/memory.js) gives the `gate.passed` entry and `pass`, the red-to-green plan
  * (plugin/capture/green.js) to commit once it is written. Each event is delivered once per call, so nothing is
@@ -97,12 +115,14 @@ export function planHook(host, payload, { env = {}, now = Date.now(), opts, memo
   if (!outcome) return { kind: "none" };
   const call = str(payload.tool_use_id);
   if (outcome.exit !== undefined) {
-    if (!gate || opts.auto.gate === false) return { kind: "none" };
+    // A command that failed, gate or not, is one a hint may be looked for (hintFailure).
+    const failed = outcome.exit !== 0 ? { command: typeof command === "string" ? command : "", output: outcome.output ?? "" } : undefined;
+    if (!gate || opts.auto.gate === false) return failed ? { kind: "none", failed } : { kind: "none" };
     if (outcome.exit === 0) {
       const pass = planPass(memory, stamps.session, { command, workdir: str(input?.workdir), cwd: stamps.cwd, now, call, nudges: opts.nudges, nudgeAfter: opts.nudgeAfter });
       return pass ? { ...plan(pass.entry), pass } : { kind: "none" };
     }
-    return plan(gateEntry({ command, exit: outcome.exit, output: outcome.output ?? "", workdir: str(input?.workdir), call }));
+    return { ...plan(gateEntry({ command, exit: outcome.exit, output: outcome.output ?? "", workdir: str(input?.workdir), call })), failed };
   }
   if (opts.auto.tool === false) return { kind: "none" };
   return plan(toolFailedEntry({ tool, error: outcome.error, args: input, call }, { interrupted: outcome.interrupted ? true : undefined }));

@@ -1,20 +1,19 @@
-// The recall hint in hook mode (`record hook claude-code`): for a PostToolUseFailure, past entries of the
-// repository that match the failure, printed as the hook output Claude Code reads — exactly one JSON object,
-// {"hookSpecificOutput": {"hookEventName": "PostToolUseFailure", "additionalContext": HINT}}, or nothing.
-// Which eids a session was given is kept in the state directory, since every hook is a new process.
+// The recall hint in hook mode (`record hook claude-code`, `record hook codex`): for a failed command, past
+// entries of the repository that match the failure, printed as the hook output the host reads — exactly one JSON
+// object, {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": HINT}}, or nothing. Which eids a
+// session was given is kept in the state directory, since every hook is a new process.
 
 import { missingDriver } from "./driver.js";
 
-/** The hook output for `payload` (a Claude Code PostToolUseFailure), or "" (no hint, or hints are off, or no
- *  SQLite in this runtime). `options` = { env, file }. Never throws. */
-export async function claudeHint(payload, options = {}) {
-  return (await openClaudeHint(payload, options)).text();
-}
-
-/** The part of claudeHint that does not need the entry the hook records: recall's modules loaded and the index
- *  opened, so hook mode can do it while the core compiles. Resolves to { text() }: the hook output, or "" (the
- *  index caught up with what the hook recorded meanwhile, then searched, then closed). Never rejects. */
-export async function openClaudeHint(payload, options = {}) {
+/**
+ * The recall hint for a failed command in hook mode, its index opened: `failure` = { event (the hook event whose
+ * output carries it: "PostToolUseFailure" for Claude Code, "PostToolUse" for Codex), session, cwd, command, error,
+ * output }; `options` = { env, file }. The part of a hint that does not need the entry the hook records (recall's
+ * modules loaded, the index opened), so hook mode can do it while the core compiles. Resolves to { text() }: the
+ * hook output, or "" (no hint, hints off, or no SQLite in this runtime; the index caught up with what the hook
+ * recorded meanwhile, then searched, then closed). Never rejects.
+ */
+export async function openHint(failure, options = {}) {
   const none = { text: async () => "" };
   try {
     // Checked before loading the rest: on a runtime without SQLite a failing hook pays for nothing more.
@@ -26,18 +25,15 @@ export async function openClaudeHint(payload, options = {}) {
       import("../paths.js"),
     ]);
     if (hintsOff({ env: options.env })) return none;
-    const session = typeof payload.session_id === "string" ? payload.session_id : null;
-    const cwd = typeof payload.cwd === "string" ? payload.cwd : undefined;
+    const { event, session = null, cwd, command = "", error, output } = failure;
     const service = createRecall({ file: options.file, env: options.env, cwd });
     await service.open();
-    const command = typeof payload.tool_input?.command === "string" ? payload.tool_input.command : "";
-    const error = typeof payload.error === "string" ? payload.error : "";
     return {
       async text() {
         try {
-          const text = await hintFor({ command, error }, { service, seen: seenIn(fileStore({ dir: sessionMemoryDir({ env: options.env }) })), session, cwd });
+          const text = await hintFor({ command, error, output }, { service, seen: seenIn(fileStore({ dir: sessionMemoryDir({ env: options.env }) })), session, cwd });
           if (!text) return "";
-          return JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUseFailure", additionalContext: text } }) + "\n";
+          return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } }) + "\n";
         } catch {
           return "";
         } finally {

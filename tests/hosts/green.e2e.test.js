@@ -1,13 +1,13 @@
-// Red to green through the real Claude Code, offline: in a scripted session `npm test` fails twice, the model
-// fixes it and runs it again; hook mode (PostToolUse of Bash, added by `record init claude-code`) writes
-// gate.passed and adds the line asking what fixed it as additionalContext. The assertions are on what the mock
-// model received and on the recordings file.
+// Red to green through the real Claude Code and Codex, offline: in a scripted session `npm test` fails twice, the
+// model fixes it and runs it again; hook mode (PostToolUse of Bash, added by `record init`) writes gate.passed and
+// adds the line asking what fixed it as additionalContext. The assertions are on what the mock model received and
+// on the recordings file.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startAnthropic } from "./mock-models.js";
-import { makeSandbox, runClaude, cleanup, CLAUDE } from "./harness.js";
+import { startAnthropic, startResponses } from "./mock-models.js";
+import { makeSandbox, runClaude, runCodex, cleanup, CLAUDE, CODEX } from "./harness.js";
 
 const NUDGE = "[recordings] npm test passes now after 2 failures in this session";
 
@@ -81,5 +81,30 @@ test("claude-code: a gate that never failed, or nudges switched off, adds nothin
     assert.deepEqual(off.entries.map((x) => x.trigger), ["gate.failed", "gate.failed", "gate.passed"], "the resolution is still recorded");
   } finally {
     cleanup(e);
+  }
+});
+
+test("codex: a gate that turns green is recorded and the model is asked, once, what fixed it", { skip: !fs.existsSync(CODEX) && "codex not installed" }, async () => {
+  const d = makeSandbox("hosts-green-codex-");
+  const bodies = [];
+  const steps = ["npm test", "npm test", "touch fixed", "npm test"];
+  const mock = await startResponses(({ body, n }) => {
+    bodies[n] = body;
+    return n < steps.length ? { tool: "exec_command", args: { cmd: steps[n] } } : { text: "All done." };
+  });
+  try {
+    fixableGate(d);
+    const r = await runCodex(d, "fix the widget", { mockUrl: mock.url, extraEnv: { AI_RECORDINGS_HINTS: "0" } });
+    assert.equal(r.code, 0, `codex failed: ${r.stderr.slice(-2000)}`);
+    const developer = (n) => (bodies[n]?.input ?? []).filter((i) => i.type === "message" && i.role === "developer").map((i) => i.content.map((c) => c.text).join(""));
+    assert.deepEqual(developer(3).filter((t) => t.includes("passes now")), [], "no line before the gate passes");
+    const lines = developer(4).filter((t) => t.startsWith(NUDGE));
+    assert.equal(lines.length, 1, JSON.stringify(bodies[4]?.input ?? []).slice(-3000));
+    const entries = fs.readFileSync(d.file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(entries.map((e) => [e.trigger, e.client]), [["gate.failed", "codex"], ["gate.failed", "codex"], ["gate.passed", "codex"]]);
+    assert.ok(lines[0].includes(entries[0].eid), "the line names the failure to resolve");
+  } finally {
+    await mock.close();
+    cleanup(d);
   }
 });

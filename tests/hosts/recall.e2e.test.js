@@ -1,13 +1,14 @@
-// Recall through the real Claude Code, offline: a lesson recorded earlier in the project's repository; then in a
-// scripted session `npm test` fails (the harness's gate: exit 3, "not ok 2 - widget spins"), hook mode adds the
-// hint as the PostToolUseFailure hook's additionalContext, and the model calls our MCP `recall` tool. The
-// assertions are on what the mock model received. Hook mode and the MCP server run under the runtime running
+// Recall through the real Claude Code and Codex, offline: a lesson recorded earlier in the project's repository;
+// then in a scripted session `npm test` fails (the harness's gate: exit 3, "not ok 2 - widget spins"), hook mode
+// adds the hint as the hook's additionalContext (Claude Code's PostToolUseFailure, Codex's PostToolUse), and the
+// model calls our MCP `recall` tool. The assertions are on what the mock model received. Hook mode and the MCP server run under the runtime running
 // this suite (the harness's `record` shim), so recall needs it to have SQLite: Node 22.5+ or Bun.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import { startAnthropic } from "./mock-models.js";
-import { makeSandbox, runClaude, cleanup, CLAUDE } from "./harness.js";
+import { startAnthropic, startResponses } from "./mock-models.js";
+import { makeSandbox, runClaude, runCodex, cleanup, CLAUDE, CODEX } from "./harness.js";
+import { entries } from "../js/helpers.js";
 import { record } from "../../plugin/recorder.js";
 import { missingDriver } from "../../plugin/recall/driver.js";
 import { sync } from "../../plugin/cli/sync.js";
@@ -82,6 +83,35 @@ test("claude-code: a lesson only a teammate exported reaches the model in the hi
   } finally {
     await mock.close();
     mate.destroy();
+    cleanup(d);
+  }
+});
+
+test("codex: a failing command gets the recall hint as a developer message, gate or not; each lesson once a session", { skip: (!fs.existsSync(CODEX) && "codex not installed") || (missingDriver() ?? false) }, async () => {
+  const d = makeSandbox("hosts-recall-codex-");
+  const past = record(LESSON, { file: d.file, env: { HOME: d.home, XDG_STATE_HOME: d.state }, cwd: d.project, session: "ses_earlier", capture: "agent" });
+  assert.equal(past.status, "recorded");
+  const bodies = [];
+  const mock = await startResponses(({ body, n }) => {
+    bodies[n] = body;
+    if (n === 0) return { tool: "exec_command", args: { cmd: "node fail.js" } }; // not a gate: a hint, no entry
+    if (n === 1) return { tool: "exec_command", args: { cmd: "npm test" } }; // a gate: an entry, the lesson not again
+    return { text: "All done." };
+  });
+  try {
+    const r = await runCodex(d, "fix the widget", { mockUrl: mock.url });
+    assert.equal(r.code, 0, `codex failed: ${r.stderr.slice(-2000)}`);
+    const developer = (body) => body.input.filter((i) => i.type === "message" && i.role === "developer").map((i) => i.content.map((c) => c.text).join(""));
+    const hinted = developer(bodies[1]).filter((t) => t.startsWith("[recordings] Past entries from this repository that match this failure"));
+    assert.equal(hinted.length, 1, JSON.stringify(bodies[1].input).slice(-3000));
+    assert.ok(hinted[0].includes(past.eid));
+    // The failure itself reached the model as the command's output, unchanged by the hook.
+    const outputs = bodies[1].input.filter((i) => i.type === "function_call_output").map((i) => String(i.output));
+    assert.ok(outputs.some((o) => o.includes("not ok 2 - widget spins")), JSON.stringify(outputs));
+    assert.equal(developer(bodies[2]).filter((t) => t.startsWith("[recordings]")).length, 1, "the second failure adds no second hint");
+    assert.deepEqual(entries(d.file).map((e) => [e.trigger, e.command]), [[undefined, undefined], ["gate.failed", "npm test"]]);
+  } finally {
+    await mock.close();
     cleanup(d);
   }
 });

@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { planHook, runHook } from "../../plugin/cli/hook-mode.js";
+import { hintFailure } from "../../plugin/hosts/hook-events.js";
 import { findFromEnd } from "../../plugin/hosts/transcript.js";
 import { parseClaudeBashError } from "../../plugin/hosts/claude-code.js";
 import { LIMITS } from "../../plugin/capture/bound.js";
@@ -91,6 +92,32 @@ test("codex: captured PostToolUse of `npm test` → gate.failed with the exit co
   assert.match(plan.entry.output_tail, /not ok 2 - widget spins/);
   assert.equal(plan.options.model, "mock-model");
   assert.equal(plan.options.session, "01a2267a-59c3-7d80-9098-8e647791092d");
+});
+
+test("which failures a hint is looked for, and the event whose output carries it", () => {
+  // Codex: any command that exited non-zero (the transcript says), a gate or not; a gate's also makes its entry.
+  const gate = JSON.parse(payload("codex/post-tool-use-gate.json"));
+  const gatePlan = planHook("codex", gate);
+  assert.deepEqual(gatePlan.failed, { command: "npm test", output: gatePlan.failed.output });
+  assert.match(gatePlan.failed.output, /not ok 2 - widget spins/);
+  assert.deepEqual(hintFailure("codex", gate, gatePlan), { event: "PostToolUse", session: gate.session_id, cwd: gate.cwd, command: "npm test", output: gatePlan.failed.output });
+  const other = { ...gate, tool_input: { ...gate.tool_input, command: "node fail.js" } };
+  const otherPlan = planHook("codex", other);
+  assert.deepEqual(otherPlan, { kind: "none", failed: { command: "node fail.js", output: gatePlan.failed.output } });
+  assert.equal(hintFailure("codex", other, otherPlan).event, "PostToolUse");
+  // Codex, a call that did not fail, and one whose outcome the transcript does not hold: none.
+  for (const f of ["codex/post-tool-use-spawn-agent.json", "codex/post-tool-use-wait-agent.json", "codex/post-tool-use-mcp-record.json"]) {
+    const p = JSON.parse(payload(f));
+    assert.equal(hintFailure("codex", p, planHook("codex", p)), null, f);
+  }
+  const unknown = { ...gate, tool_use_id: "call_not_in_the_transcript" };
+  assert.equal(hintFailure("codex", unknown, planHook("codex", unknown)), null);
+  // Claude Code: every PostToolUseFailure, with its error text; nothing for a PostToolUse.
+  const failed = JSON.parse(payload("claude-code/post-tool-use-failure-gate.json"));
+  const h = hintFailure("claude-code", failed, planHook("claude-code", failed));
+  assert.deepEqual([h.event, h.command, h.session, h.cwd], ["PostToolUseFailure", "npm test", failed.session_id, failed.cwd]);
+  assert.match(h.error, /not ok 2 - widget spins/);
+  assert.equal(hintFailure("claude-code", { ...failed, hook_event_name: "PostToolUse" }, { kind: "none" }), null);
 });
 
 test("codex: a gate's command is classified once per payload", () => {
