@@ -59,6 +59,8 @@ test("hostile entries stay text: no script runs, no element is made from them", 
     assert.equal(await hostile.locator(".title").textContent(), `hostile — ${HOSTILE.script.replace(/\s+/g, " ")}`);
     await hostile.locator("details.members > summary").click();
     await hostile.locator("details.line > summary").click();
+    await hostile.locator("details.line pre").waitFor(); // both are drawn on their toggle events
+    await hostile.locator(".member pre.value").first().waitFor();
     const values = await hostile.locator(".member pre.value").allTextContents();
     for (const v of [HOSTILE.script, HOSTILE.img, HOSTILE.link, HOSTILE.comment]) assert.ok(values.includes(v), v);
     const facts = await page.evaluate(() => ({
@@ -162,7 +164,10 @@ test("episodes fold the runs of a fingerprint; a run and the entry's stored line
     // A subagent's brief and answer are folded with their sizes.
     const sub = page.locator("article.entry", { hasText: "subagent.completed" }).first();
     await sub.locator("details.members > summary").click();
-    const long = await sub.locator("details.member.long > summary").allTextContents();
+    // The members are drawn on the details' toggle event, which the browser fires after the click returns.
+    const longs = sub.locator("details.member.long > summary");
+    await longs.nth(1).waitFor();
+    const long = await longs.allTextContents();
     // (result is a lead member, so it comes first.)
     assert.deepEqual(long, ["result 1.3 KiB", "prompt 2.1 KiB"]);
   });
