@@ -8,7 +8,7 @@
 // reported; the quarantine file is never read. The recordings files are only ever read.
 
 import { CursorError, RecordingsReader } from "../read/index.js";
-import { ENTRY_COLUMNS, bulkCache, clear, getMeta, setMeta, transaction } from "./schema.js";
+import { ENTRY_COLUMNS, bindMarks, bulkCache, clear, getMeta, setMeta, transaction } from "./schema.js";
 import { rowOf } from "./row.js";
 import { indexTotal, outdatesCounts, refreshCounts } from "./counts.js";
 
@@ -16,9 +16,9 @@ import { indexTotal, outdatesCounts, refreshCounts } from "./counts.js";
  *  a concurrent recall waits at most a fraction of a second for the lock. */
 export const BATCH = 2000;
 
-const INSERT_ENTRY = `INSERT OR IGNORE INTO entries (${ENTRY_COLUMNS.join(", ")}) VALUES (${ENTRY_COLUMNS.map(() => "?").join(", ")})`;
+const INSERT_ENTRY = `INSERT OR IGNORE INTO entries (${ENTRY_COLUMNS.join(", ")}) VALUES (${bindMarks(ENTRY_COLUMNS.length)})`;
 const TEAM_COLUMNS = [...ENTRY_COLUMNS, "machine", "host", "team_id", "team_key"];
-const INSERT_TEAM = `INSERT OR IGNORE INTO entries (${TEAM_COLUMNS.join(", ")}) VALUES (${TEAM_COLUMNS.map(() => "?").join(", ")})`;
+const INSERT_TEAM = `INSERT OR IGNORE INTO entries (${TEAM_COLUMNS.join(", ")}) VALUES (${bindMarks(TEAM_COLUMNS.length)})`;
 
 /**
  * Brings the index up to date with `file`. Options: env, cwd, now, fs (for the reader); onProgress({entries,

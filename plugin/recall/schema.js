@@ -63,6 +63,9 @@ function addPlaceholders(db) {
   for (let i = 1; i <= PLACEHOLDERS; i++) db.run("INSERT INTO fts (rowid, body, names) VALUES (?, ?, '')", -i, body);
 }
 
+/** `?, ?, …` for `n` bound values: an insert's VALUES, or an `IN (…)` list. */
+export const bindMarks = (n) => Array(n).fill("?").join(", ");
+
 /** How long a process waits for another's write transaction (a catch-up batch takes well under a second). */
 export const BUSY_MS = 30_000;
 

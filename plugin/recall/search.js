@@ -2,7 +2,7 @@
 // with the entries that correct it or that it corrects (an entry that names another's eid).
 
 import { parseQuery, matchExpression } from "./query.js";
-import { PLACEHOLDERS } from "./schema.js";
+import { PLACEHOLDERS, bindMarks } from "./schema.js";
 import { commonAt, documentCounts } from "./counts.js";
 import { COLUMN_WEIGHTS, MIN_EVIDENCE, MIN_RELEVANCE, boost, ideal, idf, maxBoost, shared } from "./rank.js";
 
@@ -46,7 +46,7 @@ export function matchOf(words, counts, total, postings = Infinity) {
 function sharedWords(db, words, ids) {
   const n = new Map();
   if (!ids.length) return n;
-  const marks = ids.map(() => "?").join(",");
+  const marks = bindMarks(ids.length);
   for (const w of words) {
     for (const r of db.all(`SELECT rowid AS id FROM fts WHERE fts MATCH ? AND rowid IN (${marks})`, `body : "${w}"`, ...ids)) n.set(r.id, (n.get(r.id) ?? 0) + 1);
   }
@@ -143,7 +143,7 @@ export function search(db, text, options = {}) {
       )
     : db.all(`SELECT f.rowid AS id, NULL AS bm FROM (SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ${COMMON_CANDIDATES}) f ${join}LIMIT ${CANDIDATES}`, ...params);
   const bm = new Map(ranked.map((r) => [r.id, r.bm]));
-  const rows = ranked.length ? db.all(`SELECT ${SCORED} FROM entries e WHERE e.id IN (${ranked.map(() => "?").join(",")})`, ...ranked.map((r) => r.id)) : [];
+  const rows = ranked.length ? db.all(`SELECT ${SCORED} FROM entries e WHERE e.id IN (${bindMarks(ranked.length)})`, ...ranked.map((r) => r.id)) : [];
   for (const r of rows) r.bm = bm.get(r.id);
   let scored = rows
     .map((r) => {
@@ -178,7 +178,7 @@ export function search(db, text, options = {}) {
 /** Reads the stored lines of `hits` (scoring never needs them: of up to CANDIDATES rows, only these are shown). */
 function withLines(db, hits) {
   if (!hits.length) return;
-  const rows = db.all(`SELECT id, line FROM entries WHERE id IN (${hits.map(() => "?").join(",")})`, ...hits.map((h) => h.id));
+  const rows = db.all(`SELECT id, line FROM entries WHERE id IN (${bindMarks(hits.length)})`, ...hits.map((h) => h.id));
   const line = new Map(rows.map((r) => [r.id, r.line]));
   for (const h of hits) h.line = line.get(h.id);
 }
