@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startAnthropic, startResponses } from "./mock-models.js";
+import { execFileSync } from "node:child_process";
 import { makeSandbox, runClaude, runCodex, cleanup, CLAUDE, CODEX } from "./harness.js";
+import { CLI } from "../js/helpers.js";
 
 const NUDGE = "[recordings] npm test passes now after 2 failures in this session";
 
@@ -61,6 +63,56 @@ test("claude-code: a gate that turns green is recorded and the model is asked, o
     cleanup(d);
   }
 });
+
+test("claude-code: with hook mode's warm helper listening, every hook that records runs in it, to the same end", { skip }, async () => {
+  const d = makeSandbox("hosts-green-helper-");
+  try {
+    fixableGate(d);
+    // The helper started as a hook would start it, by a failing gate of another session into another file; the
+    // session's hooks (Claude Code passes its environment on: TMPDIR, so the same socket) find it.
+    const env = { PATH: process.env.PATH, HOME: d.home, TMPDIR: d.tmp, XDG_STATE_HOME: d.state, AI_RECORDINGS_FILE: path.join(d.root, "other.jsonl"), AI_RECORDINGS_HINTS: "0" };
+    const first = { session_id: "earlier", cwd: d.project, hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: { command: "npm test" }, tool_use_id: "t0", error: "Exit code 3\n\nnot ok 2 - widget spins" };
+    execFileSync(process.execPath, [CLI, "hook", "claude-code"], { env, input: JSON.stringify(first) });
+    const sockets = path.join(d.tmp, `opencode-recordings-${process.getuid()}`);
+    for (const end = Date.now() + 20_000; ; ) {
+      const names = fs.existsSync(sockets) ? fs.readdirSync(sockets) : [];
+      if (names.some((n) => n.endsWith(".sock")) && !names.some((n) => n.endsWith(".starting"))) break;
+      assert.ok(Date.now() < end, "the helper did not start");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const { bodies, entries } = await session(d, { extraEnv: { AI_RECORDINGS_DEBUG: "1" } });
+    assert.deepEqual(entries.map((e) => e.trigger), ["gate.failed", "gate.failed", "gate.passed"]);
+    assert.ok(JSON.stringify(bodies[4]?.messages ?? []).includes(NUDGE), "the line reached the model");
+    // What each hook process said on stderr, from Claude Code's own session transcript.
+    const projects = path.join(d.config, "claude", "projects");
+    const transcript = fs.readdirSync(projects, { recursive: true }).filter((f) => f.endsWith(".jsonl")).map((f) => fs.readFileSync(path.join(projects, f), "utf8")).join("\n");
+    const said = transcript
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).attachment)
+      .filter((a) => a?.type === "hook_success" && /record hook: (recorded|nothing)/.test(a.stderr ?? ""));
+    const recorded = said.filter((a) => /record hook: recorded /.test(a.stderr));
+    assert.equal(recorded.length, 3, JSON.stringify(said.map((a) => a.stderr)));
+    for (const a of recorded) assert.match(a.stderr, /record hook: the event ran in the warm helper/);
+  } finally {
+    for (const pid of helperPids(d.root)) process.kill(pid, "SIGKILL");
+    cleanup(d);
+  }
+});
+
+/** The warm helpers serving sockets under `dir`, from /proc. */
+function helperPids(dir) {
+  const out = [];
+  for (const pid of fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
+    try {
+      const args = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      if (args.includes("--serve") && args.some((a) => a.startsWith(dir + path.sep))) out.push(Number(pid));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
 
 test("claude-code: a gate that never failed, or nudges switched off, adds nothing", { skip }, async () => {
   const d = makeSandbox("hosts-green-off-");
