@@ -32,9 +32,10 @@ export async function runHookCommand(writing, launch) {
   const [, ...rest] = args;
   process.exitCode = 0;
   if (rest[0] === "--serve") {
-    if (launch && rest[1]) {
-      const { serveHooks } = await (await writing()).hookModules.helper();
-      await serveHooks(rest[1], { launch, modules, env, run: runHookArgs }).catch(() => {});
+    try {
+      if (launch && rest[1]) await (await (await writing()).hookModules.helper()).serveHooks(rest[1], { launch, modules, env, run: runHookArgs });
+    } catch {
+      // no helper: hook processes go on doing their own work, and start another later
     }
     return true;
   }
