@@ -66,10 +66,10 @@ function socketIno(socket) {
 
 const mayListen = (socket) => socketIno(socket) !== null;
 
-/** Removes the socket a helper that does not take events listens on, if it is still the one at `ino`: the next
- *  hook processes then start a new helper rather than wait for this one. Should it come back, it finds its
- *  socket gone and leaves. */
-function retire(socket, ino) {
+/** Removes `socket` if it is still the one at `ino`. A hook process retires a helper that does not take events
+ *  (the next hook processes then start a new one rather than wait for it; should it come back, it finds its
+ *  socket gone and leaves), and a helper that leaves removes its own, but never a successor's. */
+export function retireSocket(socket, ino) {
   try {
     if (fs.lstatSync(socket).ino === ino) fs.unlinkSync(socket);
   } catch {
@@ -121,12 +121,12 @@ export function askHelper(socket, { args, env, cwd, input }, { now = Date.now } 
     const giveUp = () =>
       setImmediate(() => {
         if (taken) return;
-        retire(socket, ino);
+        retireSocket(socket, ino);
         done({ taken: false, why: `the helper did not take the event within ${ACK_MS} ms` });
       });
     let timer = setTimeout(giveUp, ACK_MS);
     const conn = builtin("node:net").createConnection({ path: socket });
-    conn.on("connect", () => conn.write(requestBytes({ args, env: { ...env }, cwd, sent }, input)));
+    conn.on("connect", () => conn.write(requestBytes({ args, env, cwd, sent }, input)));
     conn.on("data", (chunk) => {
       if (!taken) {
         if (chunk[0] !== 0x41) return done({ taken: false, why: "the helper answered out of turn" });

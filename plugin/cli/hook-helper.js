@@ -11,7 +11,7 @@
 
 import { builtin, fs, os, path } from "../builtins.js";
 import { settingsOf } from "../settings.js";
-import { helperKey, startingFile } from "./hook-client.js";
+import { helperKey, retireSocket, startingFile } from "./hook-client.js";
 import { ACK_MS, TAKE_MS, answerBytes, readRequest } from "./hook-wire.js";
 
 const IDLE_MS = 15 * 60_000;
@@ -68,7 +68,7 @@ export async function serveHooks(socket, { launch, modules, env, run }) {
     const stop = (unlink) => {
       clearInterval(timer);
       server.close();
-      if (unlink) removeIfOurs(socket, ino);
+      if (unlink) retireSocket(socket, ino);
       queue.then(resolve);
     };
     const timer = setInterval(() => {
@@ -112,14 +112,6 @@ async function handle(conn, { header, input }, modules, run) {
     }
   }
   conn.end(answerBytes(out.join(""), err.join("")));
-}
-
-function removeIfOurs(socket, ino) {
-  try {
-    if (fs.lstatSync(socket).ino === ino) fs.unlinkSync(socket);
-  } catch {
-    // gone already
-  }
 }
 
 /** One failing test run recorded into a throwaway directory, its hint looked for there, so the code the first
