@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { writeSection } from "./section.js";
+import { endHelper, waitForHelper } from "./hook-helper.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const START = "<!-- hosts-bench:start -->";
@@ -70,13 +71,6 @@ function timeProcess(cmd, args, input, env) {
   return ms;
 }
 
-/** Whether the warm hook helper under `run` listens (its socket there, the file saying it starts gone). */
-function helperListening(run) {
-  const dir = path.join(run, "opencode-recordings");
-  const names = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
-  return names.some((n) => n.endsWith(".sock")) && !names.some((n) => n.endsWith(".starting"));
-}
-
 function hookBench(runtime, label) {
   // The warm hook helper's socket in a directory of this run's own; the warm-up rounds start the helper.
   const run = path.join(work, `run-${label}`);
@@ -102,17 +96,14 @@ function hookBench(runtime, label) {
   }
   const times = variants.map(() => []);
   for (let i = 0; i < 2; i++) for (const [, args, input, e] of variants) timeProcess(runtime, args, input, e ?? env); // warm the page cache
-  for (const end = Date.now() + 20_000; !helperListening(run); ) {
-    if (Date.now() > end) throw new Error("the hook helper did not start");
-    spawnSync("sleep", ["0.05"]);
-  }
+  waitForHelper(run);
   for (let r = 0; r < ROUNDS; r++) {
     for (let k = 0; k < variants.length; k++) {
       const v = (k + r) % variants.length; // rotate the order every round
       times[v].push(timeProcess(runtime, variants[v][1], variants[v][2], variants[v][3] ?? env));
     }
   }
-  fs.rmSync(path.join(run, "opencode-recordings"), { recursive: true, force: true }); // the helper leaves with its socket
+  endHelper(run);
   const ratio = (i, b) => `${(pct(times[i], 50) / pct(times[b], 50)).toFixed(2)}×`;
   return variants.map(([name], i) => ({ name, stats: stats(times[i]), vsCjs: ratio(i, 0), vsMjs: ratio(i, 1), vsE: ratio(i, 2) }));
 }

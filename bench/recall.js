@@ -20,6 +20,7 @@ import * as path from "node:path";
 import { spawnSync, execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { writeSection } from "./section.js";
+import { endHelper, waitForHelper } from "./hook-helper.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const START = "<!-- recall-bench:start -->";
@@ -245,15 +246,7 @@ function processes(runtime, dir, repo, env) {
   fs.mkdirSync(run, { recursive: true, mode: 0o700 });
   const base = { ...process.env, ...env, XDG_RUNTIME_DIR: run, AI_RECORDINGS_FILE: path.join(dir, "r.jsonl") };
   const first = timed(runtime, [CLI, "hook", "claude-code"], { cwd: repo, env: base, input: payload(-1) }).ms;
-  const sockets = path.join(run, "opencode-recordings");
-  const listening = () => {
-    const names = fs.existsSync(sockets) ? fs.readdirSync(sockets) : [];
-    return names.some((n) => n.endsWith(".sock")) && !names.some((n) => n.endsWith(".starting"));
-  };
-  for (const end = Date.now() + 20_000; !listening(); ) {
-    if (Date.now() > end) throw new Error("the hook helper did not start");
-    spawnSync("sleep", ["0.05"]);
-  }
+  waitForHelper(run);
   const hookCold = [];
   for (let i = 0; i < 30; i++) {
     const q = queries(1)[0];
@@ -270,7 +263,7 @@ function processes(runtime, dir, repo, env) {
     ];
     for (const f of i % 2 ? pair : pair.reverse()) f();
   }
-  fs.rmSync(sockets, { recursive: true, force: true }); // the helper leaves when its socket does
+  endHelper(run);
   return {
     cli: { p50: pct(recall, 0.5), p95: pct(recall, 0.95), bareP50: pct(bare, 0.5), bareP95: pct(bare, 0.95) },
     hook: {

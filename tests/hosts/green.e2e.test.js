@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { startAnthropic, startResponses } from "./mock-models.js";
 import { execFileSync } from "node:child_process";
 import { makeSandbox, runClaude, runCodex, cleanup, CLAUDE, CODEX } from "./harness.js";
-import { CLI } from "../js/helpers.js";
+import { CLI, helperListens, stopHelpers, until } from "../js/helpers.js";
 
 const NUDGE = "[recordings] npm test passes now after 2 failures in this session";
 
@@ -74,12 +74,7 @@ test("claude-code: with hook mode's warm helper listening, every hook that recor
     const first = { session_id: "earlier", cwd: d.project, hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: { command: "npm test" }, tool_use_id: "t0", error: "Exit code 3\n\nnot ok 2 - widget spins" };
     execFileSync(process.execPath, [CLI, "hook", "claude-code"], { env, input: JSON.stringify(first) });
     const sockets = path.join(d.tmp, `opencode-recordings-${process.getuid()}`);
-    for (const end = Date.now() + 20_000; ; ) {
-      const names = fs.existsSync(sockets) ? fs.readdirSync(sockets) : [];
-      if (names.some((n) => n.endsWith(".sock")) && !names.some((n) => n.endsWith(".starting"))) break;
-      assert.ok(Date.now() < end, "the helper did not start");
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until(() => helperListens(sockets), "the helper to listen");
     const { bodies, entries } = await session(d, { extraEnv: { AI_RECORDINGS_DEBUG: "1" } });
     assert.deepEqual(entries.map((e) => e.trigger), ["gate.failed", "gate.failed", "gate.passed"]);
     assert.ok(JSON.stringify(bodies[4]?.messages ?? []).includes(NUDGE), "the line reached the model");
@@ -95,24 +90,10 @@ test("claude-code: with hook mode's warm helper listening, every hook that recor
     assert.equal(recorded.length, 3, JSON.stringify(said.map((a) => a.stderr)));
     for (const a of recorded) assert.match(a.stderr, /record hook: the event ran in the warm helper/);
   } finally {
-    for (const pid of helperPids(d.root)) process.kill(pid, "SIGKILL");
+    stopHelpers(d.root);
     cleanup(d);
   }
 });
-
-/** The warm helpers serving sockets under `dir`, from /proc. */
-function helperPids(dir) {
-  const out = [];
-  for (const pid of fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
-    try {
-      const args = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-      if (args.includes("--serve") && args.some((a) => a.startsWith(dir + path.sep))) out.push(Number(pid));
-    } catch {
-      // gone
-    }
-  }
-  return out;
-}
 
 test("claude-code: a gate that never failed, or nudges switched off, adds nothing", { skip }, async () => {
   const d = makeSandbox("hosts-green-off-");

@@ -16,14 +16,20 @@ import { teammateExports } from "../js/team-helpers.js";
 
 const LESSON = "lesson: npm test reports 'not ok 2 - widget spins' when the spin fixture is stale; regenerate it with npm run fixtures";
 
+/** LESSON, recorded in the sandbox's project by an earlier session, as an agent records it. */
+function pastLesson(d) {
+  const past = record(LESSON, { file: d.file, env: { HOME: d.home, XDG_STATE_HOME: d.state }, cwd: d.project, session: "ses_earlier", capture: "agent" });
+  assert.equal(past.status, "recorded");
+  return past;
+}
+
 test("the runtime running the hosts suite has SQLite for recall, or says what it needs", { skip: !missingDriver() && "it has" }, () => {
   assert.match(missingDriver(), /^recall needs SQLite, which Node \S+ does not have: run it with Node 22\.5 or later/);
 });
 
 test("claude-code: a failing gate gets the recall hint as additional context; the MCP recall tool answers", { skip: (!fs.existsSync(CLAUDE) && "claude not installed") || (missingDriver() ?? false) }, async () => {
   const d = makeSandbox("hosts-recall-");
-  const past = record(LESSON, { file: d.file, env: { HOME: d.home, XDG_STATE_HOME: d.state }, cwd: d.project, session: "ses_earlier", capture: "agent" });
-  assert.equal(past.status, "recorded");
+  const past = pastLesson(d);
   const bodies = [];
   const mock = await startAnthropic(({ n, body }) => {
     if (!(body?.tools ?? []).length) return { text: "title" };
@@ -89,8 +95,7 @@ test("claude-code: a lesson only a teammate exported reaches the model in the hi
 
 test("codex: a failing command gets the recall hint as a developer message, gate or not; each lesson once a session", { skip: (!fs.existsSync(CODEX) && "codex not installed") || (missingDriver() ?? false) }, async () => {
   const d = makeSandbox("hosts-recall-codex-");
-  const past = record(LESSON, { file: d.file, env: { HOME: d.home, XDG_STATE_HOME: d.state }, cwd: d.project, session: "ses_earlier", capture: "agent" });
-  assert.equal(past.status, "recorded");
+  const past = pastLesson(d);
   const bodies = [];
   const mock = await startResponses(({ body, n }) => {
     bodies[n] = body;

@@ -259,3 +259,55 @@ export function git(cwd, ...args) {
 }
 
 export { spawn, spawnSync };
+
+/** The warm hook helpers (plugin/cli/hook-helper.js) serving a socket under `dir`: [{ pid, socket }], from /proc;
+ *  zombies left out. */
+export function helpersUnder(dir) {
+  const out = [];
+  for (const pid of fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
+    let args;
+    let state;
+    try {
+      args = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      state = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1][0];
+    } catch {
+      continue; // gone meanwhile
+    }
+    const at = args.indexOf("--serve");
+    if (at > 0 && args[at + 1]?.startsWith(dir + path.sep) && state !== "Z") out.push({ pid: Number(pid), socket: args[at + 1] });
+  }
+  return out;
+}
+
+/** Whether a warm hook helper listens in the socket directory `sockets`: a helper process serving it, its socket
+ *  there, and no `.starting` file (the helper removes it once it listens). */
+export function helperListens(sockets) {
+  let names;
+  try {
+    names = fs.readdirSync(sockets);
+  } catch {
+    return false;
+  }
+  return helpersUnder(sockets).length > 0 && names.some((n) => n.endsWith(".sock")) && !names.some((n) => n.endsWith(".starting"));
+}
+
+/** Kills the warm hook helpers serving under `dir`, a stopped one too. */
+export function stopHelpers(dir) {
+  for (const { pid } of helpersUnder(dir)) {
+    try {
+      process.kill(pid, "SIGCONT");
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/** Waits, up to `ms`, until `cond()` holds; fails the test with `what` if it never does. */
+export async function until(cond, what, ms = 20_000) {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

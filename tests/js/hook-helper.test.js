@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { missingDriver } from "../../plugin/recall/driver.js";
 import { spawn } from "node:child_process";
-import { tmpdir, isolatedEnv, entries, gitRepo, spawnSync, RUNTIME, CLI } from "./helpers.js";
+import { tmpdir, isolatedEnv, entries, gitRepo, spawnSync, RUNTIME, CLI, helpersUnder, helperListens, stopHelpers, until } from "./helpers.js";
 
 const noSqlite = missingDriver() ?? false;
 
@@ -39,61 +39,8 @@ function hook(env, payload, cwd) {
   return r;
 }
 
-/** The helper processes serving sockets under `dir`: [{ pid, socket }], from /proc. */
-function helpersUnder(dir) {
-  const out = [];
-  for (const pid of fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
-    let args;
-    try {
-      args = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-    } catch {
-      continue;
-    }
-    const at = args.indexOf("--serve");
-    if (at > 0 && args[at + 1]?.startsWith(dir + path.sep)) {
-      let state = "";
-      try {
-        state = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1][0];
-      } catch {
-        continue;
-      }
-      if (state !== "Z") out.push({ pid: Number(pid), socket: args[at + 1] });
-    }
-  }
-  return out;
-}
-
-/** Waits, up to `ms`, until `cond()` holds; fails the test with `what` if it never does. */
-async function until(cond, what, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Whether a helper under `run` listens: its process is up, its socket in place, and the file that says one is
- *  starting removed (the helper removes it once it listens). */
-function listening(run) {
-  let names;
-  try {
-    names = fs.readdirSync(path.join(run, "opencode-recordings"));
-  } catch {
-    return false;
-  }
-  return helpersUnder(run).length > 0 && names.some((n) => n.endsWith(".sock")) && !names.some((n) => n.endsWith(".starting"));
-}
-
-function stopHelpers(run) {
-  for (const { pid } of helpersUnder(run)) {
-    try {
-      process.kill(pid, "SIGCONT");
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // gone already
-    }
-  }
-}
+/** Whether the helper of `run` (the test's XDG_RUNTIME_DIR) listens. */
+const listening = (run) => helperListens(path.join(run, "opencode-recordings"));
 
 /** The entries of `file` and the hook outputs `texts` without what differs between two runs in two directories
  *  (`dir`): times, eids (as their places in the file), the directory, and fingerprints (of commands run there,
