@@ -1,7 +1,7 @@
 // What hook mode loads only when it writes an entry or looks for a hint: the recorder with the wasm core, and
-// recall's hint; and the warm hook helper, which holds them. Literal imports, so a bundle of this module holds them: plugin/hook-write.bundle.cjs
-// (scripts/build.sh), which hook mode's own bundle loads for those calls; the CLI bundle bundles it too and runs
-// hook mode whole where the other two are missing.
+// recall's hint; and the warm hook helper, which holds them. Literal imports, so a bundle of this module holds
+// them: plugin/hook-write.bundle.cjs (scripts/build.sh), which hook mode's own bundle loads for those calls; the
+// CLI bundle bundles it too and runs hook mode whole where the other two are missing.
 
 export const hookModules = {
   core: () => import("../core.js"),

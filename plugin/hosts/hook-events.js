@@ -28,7 +28,7 @@ const HOST = {
     outcome: codexOutcome,
     model: () => undefined,
     // The outcome is read from the transcript: only when it could make an entry, or, for a command, a hint.
-    worthLooking: (tool, gate, opts) => (tool === "Bash" ? true : opts.auto.tool !== false),
+    worthLooking: (tool, gate, opts) => tool === "Bash" || opts.auto.tool !== false,
   },
 };
 
