@@ -108,8 +108,8 @@ export function userTmpDir() {
  *  `$XDG_RUNTIME_DIR/opencode-recordings/hook-<key>.sock`, else `hook-<key>.sock` in userTmpDir(). The
  *  directory is the user's alone (hook-client.js checks it before use). */
 export function helperSocketPath(key, options = {}) {
-  const run = envOf(options).XDG_RUNTIME_DIR;
-  const dir = typeof run === "string" && run.startsWith("/") ? path.join(run, "opencode-recordings") : userTmpDir();
+  const run = placesOf(envOf(options), homedir).runtimeDir;
+  const dir = run ? path.join(run, "opencode-recordings") : userTmpDir();
   return path.join(dir, `hook-${key}.sock`);
 }
 

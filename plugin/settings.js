@@ -122,8 +122,9 @@ function autoOf(v) {
  * directory: home ($HOME, else the account's), configHome ($XDG_CONFIG_HOME, else ~/.config), cacheHome
  * ($XDG_CACHE_HOME, else ~/.cache), stateHome ($XDG_STATE_HOME, else ~/.local/state: the status record,
  * hook mode's memory), dataHome ($XDG_DATA_HOME, else ~/.local/share: the recall index), claudeConfigDir ($CLAUDE_CONFIG_DIR, else ~/.claude),
- * claudeUserFile (Claude Code's own ~/.claude.json, inside $CLAUDE_CONFIG_DIR when that is set) and
- * codexHome ($CODEX_HOME, else ~/.codex). Relative values are ignored, as the XDG spec says.
+ * claudeUserFile (Claude Code's own ~/.claude.json, inside $CLAUDE_CONFIG_DIR when that is set),
+ * codexHome ($CODEX_HOME, else ~/.codex) and runtimeDir ($XDG_RUNTIME_DIR, else undefined: it has no default).
+ * Relative values are ignored, as the XDG spec says.
  */
 export function placesOf(env, homedir) {
   const abs = (v) => (typeof v === "string" && v.startsWith("/") ? v : undefined);
@@ -138,5 +139,6 @@ export function placesOf(env, homedir) {
     claudeConfigDir: claude ?? `${home}/.claude`,
     claudeUserFile: claude ? `${claude}/.claude.json` : `${home}/.claude.json`,
     codexHome: abs(env.CODEX_HOME) ?? `${home}/.codex`,
+    runtimeDir: abs(env.XDG_RUNTIME_DIR),
   };
 }

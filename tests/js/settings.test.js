@@ -136,4 +136,9 @@ test("one rule for HOME and the XDG directories; the launcher's cache directory 
   assert.equal(statusPath({ env }), "/h/.local/state/opencode-recordings/status.json");
   assert.match(indexPath("/x/r.jsonl", { env }), /^\/h\/\.local\/share\/opencode-recordings\/recall\//);
   assert.equal(resolveTarget({ env }).file, "/h/git/ai_recordings.jsonl");
+  // XDG_RUNTIME_DIR has no default: without an absolute one the hook helper's socket is in the user's temp dir.
+  const { helperSocketPath, userTmpDir } = await import("../../plugin/paths.js");
+  assert.equal(placesOf({ XDG_RUNTIME_DIR: "/run/user/7" }, homedir).runtimeDir, "/run/user/7");
+  assert.equal(helperSocketPath("k1", { env: { XDG_RUNTIME_DIR: "/run/user/7" } }), "/run/user/7/opencode-recordings/hook-k1.sock");
+  for (const run of [undefined, "run-relative"]) assert.equal(helperSocketPath("k1", { env: { XDG_RUNTIME_DIR: run } }), `${userTmpDir()}/hook-k1.sock`);
 });
