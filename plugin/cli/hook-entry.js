@@ -9,7 +9,7 @@ import { fs } from "../builtins.js";
 import { settingsOf, envOf } from "../settings.js";
 import { argvAsTyped, isSubcommand } from "./grammar.js";
 import { askHelper, helperSocket, startHelper } from "./hook-client.js";
-import { readHookInput, runHookArgs } from "./hook-mode.js";
+import { debugLine, readHookInput, runHookArgs } from "./hook-mode.js";
 
 const HOOK = new Set(["hook"]);
 
@@ -55,7 +55,7 @@ export async function runHookCommand(writing, launch) {
         }
         const answer = await askHelper(socket, { args: rest, env, cwd, input });
         if (answer.taken) printAnswer(answer, settingsOf(env).debug);
-        else if (settingsOf(env).debug) debug(`the warm helper did not take the event (${answer.why}): working here`);
+        else if (settingsOf(env).debug) debugLine(`the warm helper did not take the event (${answer.why}): working here`);
         return answer.taken;
       }
     : undefined;
@@ -68,15 +68,9 @@ export async function runHookCommand(writing, launch) {
 function printAnswer({ out, err, lost }, debugOn) {
   try {
     if (out) fs.writeSync(1, out);
-    if (debugOn) debug(lost ? `the warm helper took the event but did not answer (${lost}); it may be recorded` : "the event ran in the warm helper");
+    if (debugOn) debugLine(lost ? `the warm helper took the event but did not answer (${lost}); it may be recorded` : "the event ran in the warm helper");
     if (err) fs.writeSync(2, err);
   } catch {
     // the host stopped reading
   }
-}
-
-function debug(msg) {
-  try {
-    fs.writeSync(2, `record hook: ${msg}\n`);
-  } catch {}
 }

@@ -106,6 +106,18 @@ export async function readHookInput() {
   return readStdinSync() ?? (await readAll(process.stdin));
 }
 
+/** One of hook mode's AI_RECORDINGS_DEBUG lines, to `stderr` when given, else to fd 2 with write(2), not the
+ *  stderr stream: the `record` command exits right after (cli.js runCli), and a stream's queued output would be
+ *  lost on a pipe where streams write asynchronously. */
+export function debugLine(msg, stderr) {
+  try {
+    if (stderr) stderr.write(`record hook: ${msg}\n`);
+    else fs.writeSync(2, `record hook: ${msg}\n`);
+  } catch {
+    // nowhere to say it
+  }
+}
+
 /** Writes hook output to fd 1 with write(2): the process may exit right after. */
 const toStdout = (text) => fs.writeSync(1, text);
 
@@ -121,15 +133,7 @@ const toStdout = (text) => fs.writeSync(1, text);
  */
 export async function runHook(host, { input, stdin, env = envOf(), stderr, stdout = toStdout, args = [], record, now, modules = ES_MODULES, delegate } = {}) {
   const debug = settingsOf(env).debug;
-  const say = (msg) => {
-    if (!debug) return;
-    try {
-      // write(2), not the stderr stream, unless a stream was given: the `record` command exits right after
-      // (cli.js runCli), and a stream's queued output would be lost on a pipe where streams write asynchronously.
-      if (stderr) stderr.write(`record hook: ${msg}\n`);
-      else fs.writeSync(2, `record hook: ${msg}\n`);
-    } catch {}
-  };
+  const say = (msg) => debug && debugLine(msg, stderr);
   try {
     const raw = input ?? (stdin ? await readAll(stdin) : await readHookInput());
     const flags = hostFlags(args, ["--file"]);
